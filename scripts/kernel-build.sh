@@ -1,0 +1,61 @@
+#!/bin/bash
+# Build one kernel variant out of tree, incrementally.
+#
+#   kernel-build.sh VARIANT
+#
+# Variants (config fragments from kernel/configs/, merged on tinyconfig):
+#   debug     base + debug             test kernel: detector, KUnit, test module
+#   kasan     base + debug + kasan     the same with generic KASAN
+#   nodetect  base + debug, detector compiled out (the CONFIG_..=n build gate)
+#
+# Output: build/kernel/VARIANT/{arch/x86/boot/bzImage,vmlinux,modroot/}.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+variant=${1:?usage: kernel-build.sh VARIANT}
+cfgdir=$top/kernel/configs
+tree=${KERNEL_TREE:-$top/build/linux}
+out=$top/build/kernel/$variant
+jobs=${JOBS:-$(nproc)}
+
+case "$variant" in
+debug) frags="base debug" ;;
+kasan) frags="base debug kasan" ;;
+nodetect) frags="base debug nodetect" ;;
+*) echo "kernel-build.sh: unknown variant '$variant'" >&2; exit 2 ;;
+esac
+
+"$top/scripts/kernel-tree.sh" sync --inject
+
+mkdir -p "$out"
+fragfiles=()
+for f in $frags; do
+	fragfiles+=("$cfgdir/$f.config")
+done
+
+# Reconfigure only when a fragment or a Kconfig file changed, so that an
+# unchanged configuration costs nothing.
+stamp=$(cat "${fragfiles[@]}" | sha256sum | cut -d' ' -f1)
+stamp="$stamp $(git -C "$tree" rev-parse HEAD:arch/x86/Kconfig HEAD:lib/Kconfig.debug HEAD:mm/Kconfig)"
+if [ ! -f "$out/.config" ] || [ "$(cat "$out/.uaccess-config-stamp" 2>/dev/null)" != "$stamp" ]; then
+	echo "kernel-build: configuring $variant from: $frags"
+	make -s -C "$tree" O="$out" tinyconfig >/dev/null
+	(cd "$out" && KCONFIG_CONFIG=.config "$tree/scripts/kconfig/merge_config.sh" \
+		-m -O "$out" .config "${fragfiles[@]}" >"$out/merge.log")
+	make -s -C "$tree" O="$out" olddefconfig >/dev/null
+	"$top/scripts/kconfig-verify.sh" "$out/.config" "${fragfiles[@]}"
+	echo "$stamp" >"$out/.uaccess-config-stamp"
+fi
+
+echo "kernel-build: building $variant ($jobs jobs)"
+start=$(date +%s)
+if ! make -s -C "$tree" O="$out" -j"$jobs" bzImage modules >"$out/build.log" 2>&1; then
+	tail -n 60 "$out/build.log" >&2
+	echo "kernel-build: $variant build failed (log: $out/build.log)" >&2
+	exit 1
+fi
+grep -E 'warning:|error:' "$out/build.log" || true
+rm -rf "$out/modroot"
+make -s -C "$tree" O="$out" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
+	modules_install >/dev/null
+echo "kernel-build: $variant ready in $(($(date +%s) - start)) s: $out/arch/x86/boot/bzImage"

@@ -1,0 +1,42 @@
+#!/bin/bash
+# run.sh NAME VARIANT PAGING [EXTRA_CMDLINE]
+# Boot build/kernel/VARIANT under QEMU TCG with the initramfs
+# build/vm/VARIANT.cpio.gz, with 5- or 4-level paging, and collect the
+# results port into build/vm/results/NAME/results.tap and the console into
+# console.log.  A guest that hangs is killed after VM_TIMEOUT seconds.
+# Exit status: 0 when the guest finished its suite, 1 otherwise.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+name=$1 variant=$2 paging=$3 extra=${4:-}
+kernel=$top/build/kernel/$variant/arch/x86/boot/bzImage
+initrd=$top/build/vm/$variant.cpio.gz
+res=$top/build/vm/results/$name
+timeout=${VM_TIMEOUT:-600}
+
+rm -rf "$res"
+mkdir -p "$res"
+cmdline="console=ttyS0 loglevel=4 oops=panic panic=-1 uaccess_test.paging=$paging"
+[ "$paging" = 4 ] && cmdline="$cmdline no5lvl"
+[ -n "$extra" ] && cmdline="$cmdline $extra"
+
+start=$(date +%s)
+timeout -k 10 "$timeout" qemu-system-x86_64 -cpu max -smp 2 -m 1024 \
+	-machine q35 -accel tcg -nographic -no-reboot -nodefaults \
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
+	-serial "file:$res/console.log" -serial "file:$res/results.tap" \
+	${VM_QEMU_ARGS:-} </dev/null >"$res/qemu.log" 2>&1
+rc=$?
+echo "$(($(date +%s) - start))" >"$res/seconds"
+
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	echo "run.sh: $name: guest did not finish in ${timeout}s" >&2
+elif [ "$rc" != 0 ]; then
+	echo "run.sh: $name: qemu exited $rc: $(tail -n 3 "$res/qemu.log")" >&2
+fi
+if grep -q '^# uaccess-vm: done' "$res/results.tap"; then
+	exit 0
+fi
+echo "run.sh: $name: guest suite did not complete; console tail:" >&2
+tail -n 40 "$res/console.log" | sed 's/^/  | /' >&2
+exit 1
