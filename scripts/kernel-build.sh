@@ -25,7 +25,10 @@ nodetect) frags="base debug nodetect" ;;
 *) echo "kernel-build.sh: unknown variant '$variant'" >&2; exit 2 ;;
 esac
 
-"$top/scripts/kernel-tree.sh" sync --inject
+# KERNEL_NO_SYNC=1 builds the tree as it is (for developing patches in it).
+if [ -z "${KERNEL_NO_SYNC:-}" ]; then
+	"$top/scripts/kernel-tree.sh" sync --inject
+fi
 
 mkdir -p "$out"
 fragfiles=()

@@ -102,7 +102,7 @@ apply_series() {
 		read -r patch files <<<"$line" || true
 		[ -n "$patch" ] || continue
 		[ -f "$dir/$patch" ] || die "$dir/$patch: listed in series but missing"
-		g mailinfo -k "$tmp/msg" "$tmp/diff" <"$dir/$patch" >"$tmp/info" ||
+		g mailinfo "$tmp/msg" "$tmp/diff" <"$dir/$patch" >"$tmp/info" ||
 			die "$patch: not a format-patch mail"
 		if [ -s "$tmp/diff" ]; then
 			g apply --cached --whitespace=error-all "$tmp/diff" ||

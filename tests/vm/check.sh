@@ -7,10 +7,12 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$top/tests/vm
 status=0
 
+make -s -C "$vm/guest" O="$top/build/vm/guest" || exit 1
+
 for variant in "$@"; do
 	mkdir -p "$top/build/vm"
 	"$vm/mkinitramfs.sh" "$variant" "$top/build/vm/$variant.cpio.gz" \
-		$(cat "$top/build/vm/guest-programs" 2>/dev/null) || exit 1
+		"$top/build/vm/guest/uk_nltest" || exit 1
 	for paging in 5 4; do
 		name=$variant-${paging}lvl
 		echo "vm: booting $name"

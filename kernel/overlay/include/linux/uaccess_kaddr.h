@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Detection of kernel addresses handed to user-access helpers.
+ *
+ * Two detectors feed one reporter (mm/uaccess_kaddr/):
+ *  - the pre-access check, inlined into the unchecked helpers, looks at the
+ *    __user pointer before the access, so a mapped kernel address that
+ *    would be read or written silently is reported too;
+ *  - the fault check, called from the architecture's user-access exception
+ *    fixup, reports a fault on a kernel-half address.
+ *
+ * See Documentation/dev-tools/uaccess-kaddr.rst.
+ */
+#ifndef _LINUX_UACCESS_KADDR_H
+#define _LINUX_UACCESS_KADDR_H
+
+#include <linux/compiler.h>
+#include <linux/types.h>
+#include <uapi/linux/uaccess_kaddr.h>
+
+/* Which helper and which direction, packed for the out-of-line calls. */
+#define UACCESS_KADDR_HOW(helper, dir)	((helper) | (dir) << 8)
+#define UACCESS_KADDR_HOW_HELPER(how)	((how) & 0xff)
+#define UACCESS_KADDR_HOW_DIR(how)	(((how) >> 8) & 0xff)
+
+#define UACCESS_KADDR_GET_USER						\
+	UACCESS_KADDR_HOW(UACCESS_KADDR_HELPER_GET_USER,		\
+			  UACCESS_KADDR_DIRECTION_FROM_USER)
+#define UACCESS_KADDR_PUT_USER						\
+	UACCESS_KADDR_HOW(UACCESS_KADDR_HELPER_PUT_USER,		\
+			  UACCESS_KADDR_DIRECTION_TO_USER)
+#define UACCESS_KADDR_COPY_FROM_USER					\
+	UACCESS_KADDR_HOW(UACCESS_KADDR_HELPER_COPY_FROM_USER,		\
+			  UACCESS_KADDR_DIRECTION_FROM_USER)
+#define UACCESS_KADDR_COPY_TO_USER					\
+	UACCESS_KADDR_HOW(UACCESS_KADDR_HELPER_COPY_TO_USER,		\
+			  UACCESS_KADDR_DIRECTION_TO_USER)
+#define UACCESS_KADDR_CLEAR_USER					\
+	UACCESS_KADDR_HOW(UACCESS_KADDR_HELPER_CLEAR_USER,		\
+			  UACCESS_KADDR_DIRECTION_TO_USER)
+#define UACCESS_KADDR_UNSAFE_GET_USER					\
+	UACCESS_KADDR_HOW(UACCESS_KADDR_HELPER_UNSAFE_GET_USER,		\
+			  UACCESS_KADDR_DIRECTION_FROM_USER)
+#define UACCESS_KADDR_UNSAFE_PUT_USER					\
+	UACCESS_KADDR_HOW(UACCESS_KADDR_HELPER_UNSAFE_PUT_USER,		\
+			  UACCESS_KADDR_DIRECTION_TO_USER)
+#define UACCESS_KADDR_UNSAFE_COPY_TO_USER				\
+	UACCESS_KADDR_HOW(UACCESS_KADDR_HELPER_UNSAFE_COPY_TO_USER,	\
+			  UACCESS_KADDR_DIRECTION_TO_USER)
+#define UACCESS_KADDR_CMPXCHG_USER					\
+	UACCESS_KADDR_HOW(UACCESS_KADDR_HELPER_CMPXCHG_USER,		\
+			  UACCESS_KADDR_DIRECTION_BOTH)
+
+#include <asm/uaccess_kaddr.h>
+
+#ifdef CONFIG_DEBUG_UACCESS_KADDR
+
+#include <linux/jump_label.h>
+
+struct pt_regs;
+
+DECLARE_STATIC_KEY_FALSE(uaccess_kaddr_enabled);
+
+void __uaccess_kaddr_precheck(const void __user *ptr, unsigned long size,
+			      unsigned int how);
+void __uaccess_kaddr_precheck_ac(const void __user *ptr, unsigned long size,
+				 unsigned int how);
+bool uaccess_kaddr_fault(struct pt_regs *regs, unsigned long addr,
+			 unsigned long caller, unsigned int kind,
+			 unsigned int how);
+
+/* Is the detector on?  For the architecture's exception fixup. */
+static __always_inline bool uaccess_kaddr_on(void)
+{
+	return static_branch_unlikely(&uaccess_kaddr_enabled);
+}
+
+/*
+ * The pre-access check of an unchecked user-access helper: with the
+ * detector off it is one patched NOP; on, a few instructions inline and a
+ * call only when [@ptr, @ptr + @size) reaches kernel space.  @ptr must be
+ * an expression without side effects (the helpers pass their own copy).
+ */
+static __always_inline void
+uaccess_kaddr_check(const void __user *ptr, unsigned long size,
+		    unsigned int how)
+{
+	if (static_branch_unlikely(&uaccess_kaddr_enabled) &&
+	    unlikely(arch_uaccess_kaddr_bad(ptr, size)))
+		__uaccess_kaddr_precheck(ptr, size, how);
+}
+
+/* The same inside a user_access_begin() region, where AC is set. */
+static __always_inline void
+uaccess_kaddr_check_ac(const void __user *ptr, unsigned long size,
+		       unsigned int how)
+{
+	if (static_branch_unlikely(&uaccess_kaddr_enabled) &&
+	    unlikely(arch_uaccess_kaddr_bad(ptr, size)))
+		__uaccess_kaddr_precheck_ac(ptr, size, how);
+}
+
+#else
+
+static __always_inline bool uaccess_kaddr_on(void)
+{
+	return false;
+}
+
+static __always_inline void
+uaccess_kaddr_check(const void __user *ptr, unsigned long size,
+		    unsigned int how)
+{
+}
+
+static __always_inline void
+uaccess_kaddr_check_ac(const void __user *ptr, unsigned long size,
+		       unsigned int how)
+{
+}
+
+#endif /* CONFIG_DEBUG_UACCESS_KADDR */
+
+#endif /* _LINUX_UACCESS_KADDR_H */

@@ -1,0 +1,650 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uaccess_kaddr core: mode and static key, the site table, counters and the
+ * per-CPU event queue.
+ *
+ * The hit path (uk_hit()) runs wherever a user access can run: task,
+ * softirq, hardirq and NMI context (perf reads user stacks from NMIs), with
+ * or without AC set, possibly on behalf of a bug in code holding any lock.
+ * It therefore never sleeps, never allocates, takes no lock that an NMI
+ * could interrupt, and refuses to nest more than UK_MAX_NESTING deep on one
+ * CPU.  Detailed events are copied into preallocated per-CPU buffers and sent
+ * from process context by uk_drain_work.
+ */
+
+#define pr_fmt(fmt) "uaccess_kaddr: " fmt
+
+#include <kunit/test-bug.h>
+#include <linux/hash.h>
+#include <linux/init.h>
+#include <linux/irq_work.h>
+#include <linux/jhash.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/percpu.h>
+#include <linux/sched/task_stack.h>
+#include <linux/sort.h>
+#include <linux/spinlock.h>
+#include <linux/stacktrace.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+#include <asm/syscall.h>
+
+#include "uaccess_kaddr.h"
+
+static unsigned int uk_mode = UACCESS_KADDR_MODE_REPORT;
+static unsigned int uk_rl_interval_ms = 5000;
+static unsigned int uk_rl_burst = 1;
+static DEFINE_MUTEX(uk_config_lock);
+
+/* Modules inline the pre-access check too. */
+DEFINE_STATIC_KEY_FALSE(uaccess_kaddr_enabled);
+EXPORT_SYMBOL(uaccess_kaddr_enabled);
+
+struct uk_site uk_sites[UK_SITES];
+
+static atomic64_t uk_hits[UACCESS_KADDR_KIND_PRECHECK + 1];
+static atomic64_t uk_rejected;
+static atomic64_t uk_reported;
+static atomic64_t uk_suppressed;
+static atomic64_t uk_dropped;
+static atomic64_t uk_sites_overflow;
+static atomic64_t uk_seq;
+static atomic_t uk_sites_used;
+
+#define UK_MAX_PROBES		32
+#define UK_MAX_NESTING		4	/* task, softirq, hardirq, NMI */
+#define UK_NMI_SLOTS		4
+
+/*
+ * Per-CPU event buffers.  Outside NMI context the active buffer is filled
+ * under @lock with interrupts off; the drain work swaps it for the spare one.
+ * An NMI cannot take @lock (it may have interrupted its holder), so it
+ * claims one of @nmi_slot through @nmi_used and leaves it to the irq_work,
+ * which runs on this CPU right after the NMI, to move into @active.
+ */
+struct uk_cpu_queue {
+	raw_spinlock_t lock;
+	unsigned int len;
+	struct uk_event *active;
+	struct uk_event bufs[2][UK_QUEUE_LEN];
+	unsigned long nmi_used;
+	unsigned long nmi_ready;
+	struct uk_event nmi_slot[UK_NMI_SLOTS];
+	struct irq_work irq_work;
+	int nesting;
+	/*
+	 * The range the last pre-access check flagged on this CPU: a fault
+	 * inside it right after is the same bug, already counted.
+	 */
+	unsigned long flagged_lo;
+	unsigned long flagged_hi;
+};
+
+static DEFINE_PER_CPU(struct uk_cpu_queue, uk_queue);
+
+#if IS_ENABLED(CONFIG_UACCESS_KADDR_KUNIT_TEST)
+void (*uk_test_observer)(const struct uk_event *ev);
+#endif
+
+static void uk_drain(struct work_struct *work);
+static DECLARE_WORK(uk_drain_work, uk_drain);
+
+static int __init uk_parse_mode(char *str)
+{
+	static const char * const names[] = {
+		[UACCESS_KADDR_MODE_OFF] = "off",
+		[UACCESS_KADDR_MODE_COUNT] = "count",
+		[UACCESS_KADDR_MODE_REPORT] = "report",
+		[UACCESS_KADDR_MODE_WARN] = "warn",
+	};
+	unsigned int i;
+
+	for (i = UACCESS_KADDR_MODE_OFF; i < ARRAY_SIZE(names); i++) {
+		if (str && !strcmp(str, names[i])) {
+			uk_mode = i;
+			return 0;
+		}
+	}
+	pr_err("unknown mode '%s', keeping '%s'\n", str ?: "", names[uk_mode]);
+	return 0;
+}
+early_param("uaccess_kaddr", uk_parse_mode);
+
+static unsigned int uk_context(void)
+{
+	if (in_nmi())
+		return UACCESS_KADDR_CONTEXT_NMI;
+	if (in_hardirq())
+		return UACCESS_KADDR_CONTEXT_HARDIRQ;
+	if (in_serving_softirq())
+		return UACCESS_KADDR_CONTEXT_SOFTIRQ;
+	return UACCESS_KADDR_CONTEXT_TASK;
+}
+
+static struct uk_site *uk_site_get(unsigned long ip, unsigned int kind,
+				   unsigned int helper, unsigned int dir)
+{
+	u32 key = kind | helper << 8 | dir << 16;
+	unsigned int i, n = hash_long(ip ^ key, UK_SITES_SHIFT);
+
+	for (i = 0; i < UK_MAX_PROBES; i++, n = (n + 1) & (UK_SITES - 1)) {
+		struct uk_site *s = &uk_sites[n];
+		unsigned long cur = READ_ONCE(s->ip);
+		int spin;
+
+		if (!cur) {
+			cur = cmpxchg(&s->ip, 0UL, ip);
+			if (!cur) {
+				s->kind = kind;
+				s->helper = helper;
+				s->dir = dir;
+				s->first_ts = ktime_get_boot_fast_ns();
+				atomic_inc(&uk_sites_used);
+				atomic_set_release(&s->ready, 1);
+				return s;
+			}
+		}
+		if (cur != ip)
+			continue;
+		/*
+		 * Another CPU is filling in a slot for this ip; wait a bounded
+		 * time (it may be the context this NMI interrupted).
+		 */
+		for (spin = 0; !atomic_read_acquire(&s->ready) && spin < 1000; spin++)
+			cpu_relax();
+		if (atomic_read_acquire(&s->ready) && s->kind == kind &&
+		    s->helper == helper && s->dir == dir)
+			return s;
+	}
+	return NULL;
+}
+
+static bool uk_ratelimit_pass(struct uk_site *s)
+{
+	unsigned long now = jiffies;
+	unsigned long begin = READ_ONCE(s->rl_begin);
+	unsigned long interval = msecs_to_jiffies(READ_ONCE(uk_rl_interval_ms));
+
+	if (!begin || time_after_eq(now, begin + interval)) {
+		if (try_cmpxchg(&s->rl_begin, &begin, now ?: 1))
+			atomic_set(&s->rl_count, 0);
+	}
+	return atomic_inc_return(&s->rl_count) <= READ_ONCE(uk_rl_burst);
+}
+
+static unsigned int uk_fill_stack(struct uk_event *ev, struct pt_regs *regs)
+{
+	unsigned long frames[UK_STACK_DEPTH + 8];
+	unsigned int n, i;
+
+	if (regs)
+		n = stack_trace_save_regs(regs, frames, ARRAY_SIZE(frames), 0);
+	else
+		n = stack_trace_save(frames, ARRAY_SIZE(frames), 0);
+	/* Start the trace at the call site: drop our own frames. */
+	for (i = 0; i < n; i++) {
+		if (frames[i] == ev->ip)
+			break;
+	}
+	if (i == n)
+		i = 0;
+	ev->nr_frames = min_t(unsigned int, n - i, UK_STACK_DEPTH);
+	memcpy(ev->frames, frames + i, ev->nr_frames * sizeof(frames[0]));
+	return jhash(ev->frames, ev->nr_frames * sizeof(frames[0]), 0);
+}
+
+static void uk_fill_event(struct uk_event *ev, struct uk_site *s,
+			  unsigned int kind, unsigned int helper,
+			  unsigned int dir, unsigned long addr,
+			  unsigned long size, unsigned long ip,
+			  unsigned int addr_class, struct pt_regs *regs)
+{
+	struct task_struct *t = current;
+	struct pt_regs *uregs;
+
+	ev->seq = atomic64_inc_return(&uk_seq);
+	ev->ts_boot = ktime_get_boot_fast_ns();
+	ev->ts_real = ktime_get_real_fast_ns();
+	ev->kind = kind;
+	ev->helper = helper;
+	ev->dir = dir;
+	ev->addr = addr;
+	ev->size = size;
+	ev->ip = ip;
+	ev->addr_class = addr_class;
+	ev->context = uk_context();
+	ev->site_id = s - uk_sites;
+	ev->count = atomic64_read(&s->count);
+	ev->suppressed = atomic64_xchg(&s->pending, 0);
+	ev->pid = task_pid_nr(t);
+	ev->tgid = task_tgid_nr(t);
+	ev->uid = from_kuid_munged(&init_user_ns, task_uid(t));
+	ev->cpu = raw_smp_processor_id();
+	ev->syscall_nr = -1;
+	uregs = t->mm ? task_pt_regs(t) : NULL;
+	if (ev->context == UACCESS_KADDR_CONTEXT_TASK && uregs)
+		ev->syscall_nr = syscall_get_nr(t, uregs);
+	strscpy(ev->comm, t->comm, sizeof(ev->comm));
+	ev->stack_hash = uk_fill_stack(ev, regs);
+	WRITE_ONCE(s->stack_hash, ev->stack_hash);
+}
+
+/* Queue @ev on this CPU; false if the buffer is full. Interrupts are off. */
+static bool uk_queue_event(struct uk_cpu_queue *q, const struct uk_event *ev)
+{
+	bool ok = false;
+
+	raw_spin_lock(&q->lock);
+	if (q->len < UK_QUEUE_LEN) {
+		q->active[q->len++] = *ev;
+		ok = true;
+	}
+	raw_spin_unlock(&q->lock);
+	return ok;
+}
+
+static void uk_irq_work(struct irq_work *work)
+{
+	struct uk_cpu_queue *q = container_of(work, struct uk_cpu_queue, irq_work);
+	unsigned long ready = READ_ONCE(q->nmi_ready);
+	unsigned int i;
+
+	for_each_set_bit(i, &ready, UK_NMI_SLOTS) {
+		if (!uk_queue_event(q, &q->nmi_slot[i]))
+			atomic64_inc(&uk_dropped);
+		clear_bit(i, &q->nmi_ready);
+		clear_bit_unlock(i, &q->nmi_used);
+	}
+	queue_work(system_unbound_wq, &uk_drain_work);
+}
+
+/*
+ * A report while a KUnit test runs fails that test, unless it is one of
+ * ours that expects reports and observes them.
+ */
+static void uk_notify_kunit(const struct uk_event *ev)
+{
+#if IS_ENABLED(CONFIG_UACCESS_KADDR_KUNIT_TEST)
+	void (*observe)(const struct uk_event *ev) = READ_ONCE(uk_test_observer);
+
+	if (observe) {
+		observe(ev);
+		return;
+	}
+#endif
+	if (in_task() && kunit_get_current_test())
+		kunit_fail_current_test("uaccess_kaddr: %s report of %s at %pB",
+					uk_kind_name(ev->kind),
+					uk_helper_name(ev->helper),
+					(void *)ev->ip);
+}
+
+static void uk_record(struct uk_site *s, unsigned int kind,
+		      unsigned int helper, unsigned int dir,
+		      unsigned long addr, unsigned long size, unsigned long ip,
+		      unsigned int addr_class, struct pt_regs *regs, bool warn)
+{
+	struct uk_cpu_queue *q = this_cpu_ptr(&uk_queue);
+	struct uk_event *ev;
+	unsigned long flags;
+	unsigned int slot;
+
+	if (in_nmi()) {
+		for (slot = 0; slot < UK_NMI_SLOTS; slot++) {
+			if (!test_and_set_bit_lock(slot, &q->nmi_used))
+				break;
+		}
+		if (slot == UK_NMI_SLOTS) {
+			atomic64_inc(&uk_dropped);
+			atomic64_inc(&uk_seq);	/* the gap shows the loss */
+			return;
+		}
+		ev = &q->nmi_slot[slot];
+		uk_fill_event(ev, s, kind, helper, dir, addr, size, ip,
+			      addr_class, regs);
+		set_bit(slot, &q->nmi_ready);
+		atomic64_inc(&uk_reported);
+		atomic64_inc(&s->reported);
+		uk_print_report(ev, warn);
+		uk_notify_kunit(ev);
+		irq_work_queue(&q->irq_work);
+		return;
+	}
+
+	local_irq_save(flags);
+	raw_spin_lock(&q->lock);
+	if (q->len < UK_QUEUE_LEN) {
+		ev = &q->active[q->len++];
+		uk_fill_event(ev, s, kind, helper, dir, addr, size, ip,
+			      addr_class, regs);
+	} else {
+		ev = NULL;
+		atomic64_inc(&uk_dropped);
+		atomic64_inc(&uk_seq);
+	}
+	raw_spin_unlock(&q->lock);
+	if (ev) {
+		atomic64_inc(&uk_reported);
+		atomic64_inc(&s->reported);
+		uk_print_report(ev, warn);
+		uk_notify_kunit(ev);
+		irq_work_queue(&q->irq_work);
+	}
+	local_irq_restore(flags);
+}
+
+static void uk_hit(unsigned int kind, unsigned int how, unsigned long addr,
+		   unsigned long size, unsigned long ip,
+		   unsigned int addr_class, struct pt_regs *regs)
+{
+	unsigned int helper = UACCESS_KADDR_HOW_HELPER(how);
+	unsigned int dir = UACCESS_KADDR_HOW_DIR(how);
+	unsigned int mode = READ_ONCE(uk_mode);
+	struct uk_site *s;
+
+	if (mode == UACCESS_KADDR_MODE_OFF)
+		return;
+	if (this_cpu_inc_return(uk_queue.nesting) > UK_MAX_NESTING)
+		goto out;
+
+	atomic64_inc(&uk_hits[kind]);
+	s = uk_site_get(ip, kind, helper, dir);
+	if (!s) {
+		atomic64_inc(&uk_sites_overflow);
+		goto out;
+	}
+	atomic64_inc(&s->count);
+	WRITE_ONCE(s->last_ts, ktime_get_boot_fast_ns());
+	WRITE_ONCE(s->last_addr, addr);
+	WRITE_ONCE(s->last_pid, in_task() ? task_pid_nr(current) : 0);
+	/* Concurrent hits may mix two comms: it is a hint, not a record. */
+	data_race(memcpy(s->last_comm, current->comm, sizeof(s->last_comm)));
+
+	if (mode == UACCESS_KADDR_MODE_COUNT)
+		goto out;
+	if (!uk_ratelimit_pass(s)) {
+		atomic64_inc(&s->suppressed);
+		atomic64_inc(&s->pending);
+		atomic64_inc(&uk_suppressed);
+		goto out;
+	}
+	uk_record(s, kind, helper, dir, addr, size, ip, addr_class, regs,
+		  mode == UACCESS_KADDR_MODE_WARN);
+out:
+	this_cpu_dec(uk_queue.nesting);
+}
+
+/* Where a kernel-half address points; any context, no locks. */
+static unsigned int uk_classify(unsigned long addr, unsigned long size)
+{
+	unsigned long last = addr + (size ? size - 1 : 0);
+	unsigned int level;
+	pte_t *pte;
+
+	if (last < addr)
+		last = ULONG_MAX;
+	if (addr < TASK_SIZE_MAX && last < TASK_SIZE_MAX)
+		return UACCESS_KADDR_ADDR_CLASS_USER;
+	if (addr < TASK_SIZE_MAX)
+		addr = TASK_SIZE_MAX;	/* a range that runs off user space */
+	if (addr < TASK_SIZE_MAX + PAGE_SIZE)
+		return UACCESS_KADDR_ADDR_CLASS_GUARD_PAGE;
+	if (addr >= -PAGE_SIZE)
+		return UACCESS_KADDR_ADDR_CLASS_ALL_ONES;
+	if (!__is_canonical_address(addr, __VIRTUAL_MASK_SHIFT + 1))
+		return UACCESS_KADDR_ADDR_CLASS_NONCANONICAL;
+#ifdef CONFIG_X86_VSYSCALL_EMULATION
+	if ((addr & PAGE_MASK) == VSYSCALL_ADDR)
+		return UACCESS_KADDR_ADDR_CLASS_VSYSCALL;
+#endif
+	pte = lookup_address(addr, &level);
+	if (pte && pte_present(*pte))
+		return UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED;
+	return UACCESS_KADDR_ADDR_CLASS_KERNEL_UNMAPPED;
+}
+
+/**
+ * __uaccess_kaddr_precheck - an unchecked helper was given a kernel range
+ * @ptr: the __user pointer
+ * @size: the size of the access
+ * @how: UACCESS_KADDR_HOW(helper, direction)
+ *
+ * Called from uaccess_kaddr_check() before the access, in any context, with
+ * AC clear.  The call site is our return address.
+ */
+static void uk_flag_range(unsigned long addr, unsigned long size)
+{
+	unsigned long end = addr + max(size, 1UL);
+
+	this_cpu_write(uk_queue.flagged_lo, addr);
+	this_cpu_write(uk_queue.flagged_hi, end > addr ? end : ULONG_MAX);
+}
+
+void __uaccess_kaddr_precheck(const void __user *ptr, unsigned long size,
+			      unsigned int how)
+{
+	unsigned long addr = (__force unsigned long)ptr;
+
+	uk_flag_range(addr, size);
+	uk_hit(UACCESS_KADDR_KIND_PRECHECK, how, addr, size, _RET_IP_,
+	       uk_classify(addr, size), NULL);
+}
+EXPORT_SYMBOL(__uaccess_kaddr_precheck);
+
+/**
+ * __uaccess_kaddr_precheck_ac - __uaccess_kaddr_precheck() with AC set
+ * @ptr: the __user pointer
+ * @size: the size of the access
+ * @how: UACCESS_KADDR_HOW(helper, direction)
+ *
+ * Called inside user_access_begin() regions (unsafe_*()); listed in
+ * objtool's uaccess_safe_builtin[].  AC is cleared before anything else
+ * runs and restored on return.
+ */
+void __uaccess_kaddr_precheck_ac(const void __user *ptr, unsigned long size,
+				 unsigned int how)
+{
+	unsigned long flags = user_access_save();
+	unsigned long addr = (__force unsigned long)ptr;
+
+	uk_flag_range(addr, size);
+	uk_hit(UACCESS_KADDR_KIND_PRECHECK, how, addr, size, _RET_IP_,
+	       uk_classify(addr, size), NULL);
+	user_access_restore(flags);
+}
+EXPORT_SYMBOL(__uaccess_kaddr_precheck_ac);
+
+/**
+ * uaccess_kaddr_fault - a user-access fixup ran for a kernel-half address
+ * @regs: the faulting context
+ * @addr: the address that faulted (decoded from the instruction for a #GP)
+ * @caller: the call site, as the architecture knows it
+ * @kind: UACCESS_KADDR_KIND_FAULT (#PF) or UACCESS_KADDR_KIND_GP
+ * @how: UACCESS_KADDR_HOW(helper, direction), as far as the fixup knows
+ *
+ * Called from the exception fixup, in the context of the faulting access.
+ * The pointers that the checked helpers clamp or mask (guard page, all-ones
+ * page) are counted as rejected, not reported, and so is a fault inside the
+ * range that the pre-access check just reported on this CPU.  Returns true
+ * when the fault was reported.
+ */
+bool uaccess_kaddr_fault(struct pt_regs *regs, unsigned long addr,
+			 unsigned long caller, unsigned int kind,
+			 unsigned int how)
+{
+	unsigned int class;
+
+	if (!static_branch_unlikely(&uaccess_kaddr_enabled))
+		return false;
+	/*
+	 * The range stays flagged until the next check: a copy that faults
+	 * retries byte by byte in its tail code and faults again.
+	 */
+	if (addr >= this_cpu_read(uk_queue.flagged_lo) &&
+	    addr < this_cpu_read(uk_queue.flagged_hi))
+		return false;
+	class = uk_classify(addr, 1);
+	switch (class) {
+	case UACCESS_KADDR_ADDR_CLASS_USER:
+		return false;
+	case UACCESS_KADDR_ADDR_CLASS_GUARD_PAGE:
+	case UACCESS_KADDR_ADDR_CLASS_ALL_ONES:
+		atomic64_inc(&uk_rejected);
+		return false;
+	}
+	uk_hit(kind, how, addr, 0, caller, class, regs);
+	return true;
+}
+
+static int uk_cmp_seq(const void *a, const void *b)
+{
+	const struct uk_event *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Collect every CPU's buffer, sort by sequence number and send.  Runs from
+ * uk_drain_work, never concurrently with itself.
+ */
+static void uk_drain(struct work_struct *work)
+{
+	static struct uk_event batch[UK_QUEUE_LEN * 4];
+	unsigned int n = 0, i, cpu;
+	bool more = false;
+
+	for_each_possible_cpu(cpu) {
+		struct uk_cpu_queue *q = per_cpu_ptr(&uk_queue, cpu);
+		struct uk_event *full;
+		unsigned int len;
+		unsigned long flags;
+
+		if (n + UK_QUEUE_LEN > ARRAY_SIZE(batch)) {
+			more = true;
+			break;
+		}
+		raw_spin_lock_irqsave(&q->lock, flags);
+		full = q->active;
+		len = q->len;
+		q->active = full == q->bufs[0] ? q->bufs[1] : q->bufs[0];
+		q->len = 0;
+		raw_spin_unlock_irqrestore(&q->lock, flags);
+		memcpy(batch + n, full, len * sizeof(*full));
+		n += len;
+	}
+	sort(batch, n, sizeof(batch[0]), uk_cmp_seq, NULL);
+	for (i = 0; i < n; i++)
+		uk_netlink_send_event(&batch[i]);
+	if (more)
+		queue_work(system_unbound_wq, &uk_drain_work);
+}
+
+void uk_flush_events(void)
+{
+	flush_work(&uk_drain_work);
+}
+
+void uk_get_status(struct uk_status *st)
+{
+	st->mode = READ_ONCE(uk_mode);
+	st->hits_fault = atomic64_read(&uk_hits[UACCESS_KADDR_KIND_FAULT]);
+	st->hits_gp = atomic64_read(&uk_hits[UACCESS_KADDR_KIND_GP]);
+	st->hits_precheck = atomic64_read(&uk_hits[UACCESS_KADDR_KIND_PRECHECK]);
+	st->rejected = atomic64_read(&uk_rejected);
+	st->reported = atomic64_read(&uk_reported);
+	st->suppressed = atomic64_read(&uk_suppressed);
+	st->dropped = atomic64_read(&uk_dropped);
+	st->sites_used = atomic_read(&uk_sites_used);
+	st->sites_max = UK_SITES;
+	st->sites_overflow = atomic64_read(&uk_sites_overflow);
+	st->last_seq = atomic64_read(&uk_seq);
+	st->ratelimit_interval_ms = READ_ONCE(uk_rl_interval_ms);
+	st->ratelimit_burst = READ_ONCE(uk_rl_burst);
+	st->queue_len = UK_QUEUE_LEN;
+}
+
+/*
+ * Return the counters and zero them, each with one atomic exchange, so that
+ * no hit is lost between reading and clearing.  The site table keeps its
+ * sites (their ids stay stable) but their counts restart.  The sequence
+ * number is per boot and is not reset.
+ */
+void uk_reset(struct uk_status *old)
+{
+	unsigned int i;
+
+	uk_get_status(old);
+	old->hits_fault = atomic64_xchg(&uk_hits[UACCESS_KADDR_KIND_FAULT], 0);
+	old->hits_gp = atomic64_xchg(&uk_hits[UACCESS_KADDR_KIND_GP], 0);
+	old->hits_precheck = atomic64_xchg(&uk_hits[UACCESS_KADDR_KIND_PRECHECK], 0);
+	old->rejected = atomic64_xchg(&uk_rejected, 0);
+	old->reported = atomic64_xchg(&uk_reported, 0);
+	old->suppressed = atomic64_xchg(&uk_suppressed, 0);
+	old->dropped = atomic64_xchg(&uk_dropped, 0);
+	old->sites_overflow = atomic64_xchg(&uk_sites_overflow, 0);
+	for (i = 0; i < UK_SITES; i++) {
+		struct uk_site *s = &uk_sites[i];
+
+		if (!atomic_read_acquire(&s->ready))
+			continue;
+		atomic64_set(&s->count, 0);
+		atomic64_set(&s->reported, 0);
+		atomic64_set(&s->suppressed, 0);
+		atomic64_set(&s->pending, 0);
+	}
+}
+
+static void uk_apply_mode(unsigned int mode)
+{
+	WRITE_ONCE(uk_mode, mode);
+	if (mode == UACCESS_KADDR_MODE_OFF)
+		static_branch_disable(&uaccess_kaddr_enabled);
+	else
+		static_branch_enable(&uaccess_kaddr_enabled);
+}
+
+/* Process context; the values were range-checked by the netlink policy. */
+int uk_set_config(const u32 *mode, const u32 *interval_ms, const u32 *burst)
+{
+	mutex_lock(&uk_config_lock);
+	if (interval_ms)
+		WRITE_ONCE(uk_rl_interval_ms, *interval_ms);
+	if (burst)
+		WRITE_ONCE(uk_rl_burst, *burst);
+	if (mode && *mode != READ_ONCE(uk_mode)) {
+		pr_info("mode %u -> %u\n", READ_ONCE(uk_mode), *mode);
+		uk_apply_mode(*mode);
+	}
+	mutex_unlock(&uk_config_lock);
+	return 0;
+}
+
+static int __init uk_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct uk_cpu_queue *q = per_cpu_ptr(&uk_queue, cpu);
+
+		raw_spin_lock_init(&q->lock);
+		q->active = q->bufs[0];
+		init_irq_work(&q->irq_work, uk_irq_work);
+	}
+	uk_apply_mode(uk_mode);
+	return 0;
+}
+early_initcall(uk_init);
+
+/* Generic netlink is ready from core_initcall on. */
+static int __init uk_netlink_setup(void)
+{
+	int err = uk_netlink_init();
+
+	if (err)
+		pr_err("cannot register the netlink family: %d\n", err);
+	return err;
+}
+subsys_initcall(uk_netlink_setup);

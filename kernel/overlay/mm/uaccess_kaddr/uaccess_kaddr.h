@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal interface between the parts of the uaccess_kaddr detector:
+ * core.c (site table, counters, per-CPU event queue), report.c (printk,
+ * WARN, tracepoint) and netlink.c (the generic netlink family).
+ */
+#ifndef _MM_UACCESS_KADDR_H
+#define _MM_UACCESS_KADDR_H
+
+#include <linux/atomic.h>
+#include <linux/bits.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+#include <linux/uaccess_kaddr.h>
+
+#define UK_STACK_DEPTH		16
+#define UK_SITES_SHIFT		CONFIG_DEBUG_UACCESS_KADDR_SITES_SHIFT
+#define UK_SITES		BIT(UK_SITES_SHIFT)
+#define UK_QUEUE_LEN		64
+
+/*
+ * One call site: the first free slot on the probe sequence of its key
+ * (ip, kind, helper, direction).  A slot is claimed by a cmpxchg of @ip from
+ * 0, filled, then published by setting @ready; slots are never freed, so a
+ * reader that sees @ready may read the key fields without a lock.
+ */
+struct uk_site {
+	unsigned long ip;
+	u8 kind;
+	u8 helper;
+	u8 dir;
+	atomic_t ready;
+	atomic64_t count;
+	atomic64_t reported;
+	atomic64_t suppressed;
+	atomic64_t pending;		/* suppressed since the last event */
+	unsigned long rl_begin;		/* jiffies: start of the ratelimit window */
+	atomic_t rl_count;		/* events in the current window */
+	/* Written by whichever CPU hit the site last: best effort. */
+	u64 first_ts;
+	u64 last_ts;
+	unsigned long last_addr;
+	pid_t last_pid;
+	u32 stack_hash;
+	char last_comm[TASK_COMM_LEN];
+};
+
+/* One detailed event, recorded in the hit context and sent from a work. */
+struct uk_event {
+	u64 seq;
+	u64 ts_boot;
+	u64 ts_real;
+	u64 count;
+	u64 suppressed;
+	unsigned long addr;
+	unsigned long size;
+	unsigned long ip;
+	u32 site_id;
+	u32 stack_hash;
+	u8 kind;
+	u8 helper;
+	u8 dir;
+	u8 addr_class;
+	u8 context;
+	pid_t pid;
+	pid_t tgid;
+	uid_t uid;
+	int syscall_nr;
+	u32 cpu;
+	char comm[TASK_COMM_LEN];
+	unsigned int nr_frames;
+	unsigned long frames[UK_STACK_DEPTH];
+};
+
+struct uk_status {
+	u32 mode;
+	u64 hits_fault;
+	u64 hits_gp;
+	u64 hits_precheck;
+	u64 rejected;
+	u64 reported;
+	u64 suppressed;
+	u64 dropped;
+	u32 sites_used;
+	u32 sites_max;
+	u64 sites_overflow;
+	u64 last_seq;
+	u32 ratelimit_interval_ms;
+	u32 ratelimit_burst;
+	u32 queue_len;
+};
+
+/* core.c */
+extern struct uk_site uk_sites[UK_SITES];
+void uk_get_status(struct uk_status *st);
+void uk_reset(struct uk_status *old);
+int uk_set_config(const u32 *mode, const u32 *interval_ms, const u32 *burst);
+void uk_flush_events(void);
+
+/* The KUnit suite sees every event in the hit context through this. */
+extern void (*uk_test_observer)(const struct uk_event *ev);
+
+/* report.c: called in the hit context, with the event about to be queued. */
+void uk_print_report(const struct uk_event *ev, bool warn);
+const char *uk_kind_name(unsigned int kind);
+const char *uk_helper_name(unsigned int helper);
+const char *uk_dir_name(unsigned int dir);
+const char *uk_class_name(unsigned int addr_class);
+
+/* netlink.c: process context. */
+int uk_netlink_init(void);
+bool uk_netlink_has_listeners(void);
+void uk_netlink_send_event(const struct uk_event *ev);
+
+#endif /* _MM_UACCESS_KADDR_H */

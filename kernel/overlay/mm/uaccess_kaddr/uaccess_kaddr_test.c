@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for uaccess_kaddr: every user-access helper against every
+ * address class, exactly the bugs reported, with the right details; then
+ * the modes, the ratelimit and reporting from interrupt context.
+ *
+ * While a test of this suite runs, the reporter hands each event to
+ * uk_test_observer instead of failing the current test; outside it, any
+ * report during a KUnit test fails that test.
+ */
+
+#include <kunit/test.h>
+#include <linux/irq_work.h>
+#include <linux/kallsyms.h>
+#include <linux/mman.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "uaccess_kaddr.h"
+#include "test_triggers.h"
+
+/* What the detector must say of an unchecked helper given this class. */
+static const unsigned int uk_expected_class[] = {
+	[UK_KERNEL_UNMAPPED] = UACCESS_KADDR_ADDR_CLASS_KERNEL_UNMAPPED,
+	[UK_KERNEL_KMALLOC] = UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED,
+	[UK_KERNEL_STACK] = UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED,
+	[UK_KERNEL_TEXT] = UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED,
+	[UK_NONCANONICAL] = UACCESS_KADDR_ADDR_CLASS_NONCANONICAL,
+	[UK_ALL_ONES] = UACCESS_KADDR_ADDR_CLASS_ALL_ONES,
+};
+
+#define UK_MAX_SEEN	8
+
+struct uk_test_ctx {
+	unsigned int nr_seen;
+	struct uk_event seen[UK_MAX_SEEN];
+	struct uk_status saved;
+	struct uk_buffers bufs;
+};
+
+static struct uk_test_ctx *uk_ctx;
+
+static void uk_observe(const struct uk_event *ev)
+{
+	struct uk_test_ctx *ctx = READ_ONCE(uk_ctx);
+
+	if (ctx && ctx->nr_seen < UK_MAX_SEEN)
+		ctx->seen[ctx->nr_seen] = *ev;
+	if (ctx)
+		ctx->nr_seen++;
+}
+
+static int uk_test_init(struct kunit *test)
+{
+	struct uk_test_ctx *ctx;
+	unsigned long user;
+	u32 mode = UACCESS_KADDR_MODE_REPORT, interval = 0, burst = 1000;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	ctx->bufs.kbuf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->bufs.kbuf);
+	ctx->bufs.vbuf = vmalloc(PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->bufs.vbuf);
+	user = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_NE_MSG(test, user, 0, "no user page for the test");
+	ctx->bufs.upage = (void __user *)user;
+
+	uk_get_status(&ctx->saved);
+	/* Every hit reported: no ratelimit while the matrix runs. */
+	uk_set_config(&mode, &interval, &burst);
+	test->priv = ctx;
+	WRITE_ONCE(uk_ctx, ctx);
+	WRITE_ONCE(uk_test_observer, uk_observe);
+	return 0;
+}
+
+static void uk_test_exit(struct kunit *test)
+{
+	struct uk_test_ctx *ctx = test->priv;
+
+	WRITE_ONCE(uk_test_observer, NULL);
+	WRITE_ONCE(uk_ctx, NULL);
+	uk_set_config(&ctx->saved.mode, &ctx->saved.ratelimit_interval_ms,
+		      &ctx->saved.ratelimit_burst);
+	vfree(ctx->bufs.vbuf);
+}
+
+static bool uk_cell_valid(unsigned int i)
+{
+	const struct uk_trigger *t = &uk_triggers[i / UK_NR_CLASSES];
+
+	/* Never write into kernel text, even to prove it is caught. */
+	return !(t->writes && i % UK_NR_CLASSES == UK_KERNEL_TEXT);
+}
+
+static const void *uk_matrix_gen(const void *prev, char *desc)
+{
+	static unsigned int cells[ARRAY_SIZE(uk_triggers) * UK_NR_CLASSES];
+	unsigned int i = prev ? *(const unsigned int *)prev + 1 : 0;
+
+	for (; i < ARRAY_SIZE(cells) && !uk_cell_valid(i); i++)
+		;
+	if (i >= ARRAY_SIZE(cells))
+		return NULL;
+	cells[i] = i;
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s/%s",
+		 uk_triggers[i / UK_NR_CLASSES].name,
+		 uk_class_names[i % UK_NR_CLASSES]);
+	return &cells[i];
+}
+
+static void uk_test_matrix(struct kunit *test)
+{
+	unsigned int cell = *(const unsigned int *)test->param_value;
+	const struct uk_trigger *t = &uk_triggers[cell / UK_NR_CLASSES];
+	enum uk_class class = cell % UK_NR_CLASSES;
+	struct uk_test_ctx *ctx = test->priv;
+	char stack[UK_TRIGGER_LEN * 2] = {};
+	char want[64], got[128];
+	void __user *p = uk_class_addr(&ctx->bufs, class, stack);
+	bool bug = t->helper && uk_expected_class[class];
+	const struct uk_event *ev = &ctx->seen[0];
+
+	t->fn(p, ctx->bufs.upage);
+
+	if (!bug) {
+		KUNIT_EXPECT_EQ_MSG(test, ctx->nr_seen, 0,
+				    "%s on %s (%lx) was reported, it is no bug",
+				    t->name, uk_class_names[class],
+				    (unsigned long)p);
+		return;
+	}
+	KUNIT_ASSERT_EQ_MSG(test, ctx->nr_seen, 1,
+			    "%s on %s (%lx): want one report", t->name,
+			    uk_class_names[class], (unsigned long)p);
+	KUNIT_EXPECT_EQ(test, ev->kind, UACCESS_KADDR_KIND_PRECHECK);
+	KUNIT_EXPECT_EQ(test, ev->helper, t->helper);
+	KUNIT_EXPECT_EQ(test, ev->dir, t->dir);
+	KUNIT_EXPECT_EQ(test, ev->addr, (unsigned long)p);
+	KUNIT_EXPECT_EQ(test, ev->addr_class, uk_expected_class[class]);
+	KUNIT_EXPECT_EQ(test, ev->context, UACCESS_KADDR_CONTEXT_TASK);
+	KUNIT_EXPECT_EQ(test, ev->pid, task_pid_nr(current));
+	KUNIT_EXPECT_GE(test, ev->nr_frames, 1);
+	snprintf(want, sizeof(want), "uk_trigger_%s", t->name);
+	snprintf(got, sizeof(got), "%ps", (void *)ev->ip);
+	KUNIT_EXPECT_STREQ(test, got, want);
+	snprintf(got, sizeof(got), "%ps", (void *)ev->frames[0]);
+	KUNIT_EXPECT_STREQ_MSG(test, got, want,
+			       "the stack must start at the call site");
+}
+
+static void uk_set_mode(unsigned int mode)
+{
+	u32 m = mode;
+
+	uk_set_config(&m, NULL, NULL);
+}
+
+/* off: not even counted; count: counted, no event; report: an event. */
+static void uk_test_modes(struct kunit *test)
+{
+	struct uk_test_ctx *ctx = test->priv;
+	void __user *p = (void __user *)ctx->bufs.kbuf;
+	struct uk_status a, b;
+
+	uk_set_mode(UACCESS_KADDR_MODE_OFF);
+	uk_get_status(&a);
+	uk_trigger_get_user(p, ctx->bufs.upage);
+	uk_get_status(&b);
+	KUNIT_EXPECT_EQ(test, b.hits_precheck, a.hits_precheck);
+	KUNIT_EXPECT_EQ(test, ctx->nr_seen, 0);
+
+	uk_set_mode(UACCESS_KADDR_MODE_COUNT);
+	uk_trigger_get_user(p, ctx->bufs.upage);
+	uk_get_status(&b);
+	KUNIT_EXPECT_EQ(test, b.hits_precheck, a.hits_precheck + 1);
+	KUNIT_EXPECT_EQ(test, b.reported, a.reported);
+	KUNIT_EXPECT_EQ(test, ctx->nr_seen, 0);
+
+	uk_set_mode(UACCESS_KADDR_MODE_REPORT);
+	uk_trigger_get_user(p, ctx->bufs.upage);
+	uk_get_status(&b);
+	KUNIT_EXPECT_EQ(test, b.hits_precheck, a.hits_precheck + 2);
+	KUNIT_EXPECT_EQ(test, b.reported, a.reported + 1);
+	KUNIT_EXPECT_EQ(test, ctx->nr_seen, 1);
+}
+
+/* Burst 1 per long interval: one event, the rest carried as suppressed. */
+static void uk_test_ratelimit(struct kunit *test)
+{
+	struct uk_test_ctx *ctx = test->priv;
+	void __user *p = (void __user *)ctx->bufs.kbuf;
+	u32 interval = 3600000, burst = 1;
+	struct uk_status a, b;
+	unsigned int i;
+
+	uk_set_config(NULL, &interval, &burst);
+	/* A fresh window for the site: its first hit is always reported. */
+	interval = 0;
+	uk_set_config(NULL, &interval, NULL);
+	uk_trigger_copy_from_user(p, ctx->bufs.upage);
+	interval = 3600000;
+	uk_set_config(NULL, &interval, NULL);
+	ctx->nr_seen = 0;
+
+	uk_get_status(&a);
+	for (i = 0; i < 10; i++)
+		uk_trigger_copy_from_user(p, ctx->bufs.upage);
+	uk_get_status(&b);
+	KUNIT_EXPECT_EQ(test, ctx->nr_seen, 0);
+	KUNIT_EXPECT_EQ(test, b.suppressed, a.suppressed + 10);
+	KUNIT_EXPECT_EQ(test, b.hits_precheck, a.hits_precheck + 10);
+
+	interval = 0;
+	uk_set_config(NULL, &interval, NULL);
+	uk_trigger_copy_from_user(p, ctx->bufs.upage);
+	KUNIT_ASSERT_EQ(test, ctx->nr_seen, 1);
+	KUNIT_EXPECT_EQ(test, ctx->seen[0].suppressed, 10);
+	KUNIT_EXPECT_GE(test, ctx->seen[0].count, 12);
+}
+
+struct uk_irq_trigger {
+	struct irq_work work;
+	void __user *p;
+	void __user *upage;
+};
+
+static void uk_irq_fn(struct irq_work *work)
+{
+	struct uk_irq_trigger *t = container_of(work, struct uk_irq_trigger,
+						 work);
+
+	uk_trigger_copy_from_user_inatomic(t->p, t->upage);
+}
+
+/* A hit in hard interrupt context is recorded with its context. */
+static void uk_test_hardirq(struct kunit *test)
+{
+	struct uk_test_ctx *ctx = test->priv;
+	struct uk_irq_trigger t = {
+		.work = IRQ_WORK_INIT_HARD(uk_irq_fn),
+		.p = (void __user *)ctx->bufs.kbuf,
+		.upage = ctx->bufs.upage,
+	};
+
+	irq_work_queue(&t.work);
+	irq_work_sync(&t.work);
+	KUNIT_ASSERT_EQ(test, ctx->nr_seen, 1);
+	KUNIT_EXPECT_EQ(test, ctx->seen[0].context,
+			UACCESS_KADDR_CONTEXT_HARDIRQ);
+	KUNIT_EXPECT_EQ(test, ctx->seen[0].helper,
+			UACCESS_KADDR_HELPER_COPY_FROM_USER);
+}
+
+/* Sequence numbers increase by one per event. */
+static void uk_test_sequence(struct kunit *test)
+{
+	struct uk_test_ctx *ctx = test->priv;
+	void __user *p = (void __user *)ctx->bufs.kbuf;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		uk_trigger_get_user(p, ctx->bufs.upage);
+	KUNIT_ASSERT_EQ(test, ctx->nr_seen, 4);
+	for (i = 1; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, ctx->seen[i].seq, ctx->seen[i - 1].seq + 1);
+}
+
+static struct kunit_case uk_test_cases[] = {
+	KUNIT_CASE_PARAM(uk_test_matrix, uk_matrix_gen),
+	KUNIT_CASE(uk_test_modes),
+	KUNIT_CASE(uk_test_ratelimit),
+	KUNIT_CASE(uk_test_hardirq),
+	KUNIT_CASE(uk_test_sequence),
+	{}
+};
+
+static struct kunit_suite uk_test_suite = {
+	.name = "uaccess_kaddr",
+	.init = uk_test_init,
+	.exit = uk_test_exit,
+	.test_cases = uk_test_cases,
+};
+
+kunit_test_suite(uk_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the uaccess_kaddr detector");
+MODULE_LICENSE("GPL");
