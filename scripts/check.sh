@@ -49,7 +49,15 @@ suite() {
 
 gate deps scripts/deps.sh
 if gate kernel-debug scripts/kernel-build.sh debug; then
-	suite vm-debug tests/vm/check.sh debug
+	suite vm-debug tests/vm/check.sh debug/5 debug/4 \
+		debug/5/uaccess_kaddr=warn debug/5/uaccess_kaddr=count \
+		debug/5/uaccess_kaddr=off
+	suite lint scripts/tap-suite.sh lint scripts/kernel-lint.sh
+	suite spec scripts/tap-suite.sh spec python3 tests/kernel/spec_check.py build/linux
+fi
+gate kernel-nodetect scripts/kernel-build.sh nodetect
+if gate kernel-kasan scripts/kernel-build.sh kasan; then
+	suite vm-kasan tests/vm/check.sh kasan/5 kasan/4
 fi
 
 echo "== done in $(elapsed)"

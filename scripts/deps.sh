@@ -4,7 +4,7 @@
 set -eu
 
 PKGS="
-build-essential bc bison flex cpio kmod rsync xz-utils perl python3 python3-yaml python3-jsonschema
+build-essential bc bison flex cpio kmod rsync xz-utils perl python3 python3-yaml python3-jsonschema python3-ply python3-git
 libelf-dev libssl-dev dwarves sparse git
 linux-source-6.12
 qemu-system-x86 busybox-static

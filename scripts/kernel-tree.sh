@@ -8,6 +8,7 @@
 # unchanged files keep their mtimes and kbuild rebuilds only what changed.
 #
 #   kernel-tree.sh sync [--inject]  bring build/linux to series (+ inject) state
+#   kernel-tree.sh refs             update the series/test branches only
 #   kernel-tree.sh commits          print the series commits, oldest first
 #   kernel-tree.sh base             print the base commit
 #
@@ -131,8 +132,9 @@ apply_series() {
 }
 
 cmd_sync() {
-	local inject=0
+	local inject=0 checkout=1
 	[ "${1:-}" = "--inject" ] && inject=1
+	[ "${1:-}" = "--no-checkout" ] && checkout=0
 	ensure_base
 	local head
 	head=$(apply_series "$series_dir" "$(base_commit)")
@@ -141,6 +143,7 @@ cmd_sync() {
 		head=$(apply_series "$inject_dir" "$head")
 		g update-ref refs/heads/test "$head"
 	fi
+	[ "$checkout" = 1 ] || return 0
 	if [ "$(g rev-parse -q --verify HEAD)" != "$head" ]; then
 		g -c advice.detachedHead=false checkout -q -f --detach "$head"
 	fi
@@ -154,7 +157,8 @@ cmd_commits() {
 
 case "${1:-}" in
 sync) shift; cmd_sync "$@" ;;
+refs) cmd_sync --no-checkout ;;
 commits) cmd_commits ;;
 base) ensure_base; base_commit ;;
-*) die "usage: kernel-tree.sh sync [--inject] | commits | base" ;;
+*) die "usage: kernel-tree.sh sync [--inject] | refs | commits | base" ;;
 esac

@@ -1,6 +1,9 @@
 #!/bin/bash
-# check.sh VARIANT...: boot each kernel variant with 5- and 4-level paging,
-# run KUnit and the guest suite, and count the results.
+# check.sh BOOT...: boot kernels under QEMU, run KUnit and the guest suite in
+# each, and count the results (tests/lib/tap.py, one record per boot).
+#
+# BOOT is VARIANT/PAGING[/KERNEL_PARAM], e.g. debug/5, debug/4 (no5lvl) or
+# debug/5/uaccess_kaddr=warn.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -8,22 +11,27 @@ vm=$top/tests/vm
 status=0
 
 make -s -C "$vm/guest" O="$top/build/vm/guest" || exit 1
+mkdir -p "$top/build/vm"
 
-for variant in "$@"; do
-	mkdir -p "$top/build/vm"
-	"$vm/mkinitramfs.sh" "$variant" "$top/build/vm/$variant.cpio.gz" \
-		"$top/build/vm/guest/uk_nltest" || exit 1
-	for paging in 5 4; do
-		name=$variant-${paging}lvl
-		echo "vm: booting $name"
-		if "$vm/run.sh" "$name" "$variant" "$paging"; then
-			echo "ok - vm $name completed its suite in $(cat "$top/build/vm/results/$name/seconds") s" \
-				>>"$top/build/vm/results/$name/results.tap"
-		else
-			echo "not ok - vm $name completed its suite" >>"$top/build/vm/results/$name/results.tap"
-		fi
-		"$top/tests/lib/tap.py" count "vm-$name" "$top/build/vm/results/$name/results.tap" ||
-			status=1
-	done
+built=""
+for boot in "$@"; do
+	IFS=/ read -r variant paging param <<<"$boot"
+	case " $built " in
+	*" $variant "*) ;;
+	*)
+		"$vm/mkinitramfs.sh" "$variant" "$top/build/vm/$variant.cpio.gz" \
+			"$top"/build/vm/guest/* || exit 1
+		built="$built $variant"
+		;;
+	esac
+	name=$variant-${paging}lvl${param:+-${param#*=}}
+	echo "vm: booting $name"
+	res=$top/build/vm/results/$name
+	if "$vm/run.sh" "$name" "$variant" "$paging" "$param"; then
+		echo "ok - vm $name completed its suite in $(cat "$res/seconds") s" >>"$res/results.tap"
+	else
+		echo "not ok - vm $name completed its suite" >>"$res/results.tap"
+	fi
+	"$top/tests/lib/tap.py" count "vm-$name" "$res/results.tap" || status=1
 done
 exit $status

@@ -58,11 +58,16 @@ enum uaccess_kaddr_kind {
  *   user_access_begin() region.
  * @UACCESS_KADDR_HELPER_UNSAFE_COPY_TO_USER: unsafe_copy_to_user() in a
  *   user_access_begin() region.
- * @UACCESS_KADDR_HELPER_COPY_USER_GENERIC: copy_user_generic() called
- *   directly.
- * @UACCESS_KADDR_HELPER_STRNCPY_FROM_USER: strncpy_from_user().
- * @UACCESS_KADDR_HELPER_STRNLEN_USER: strnlen_user().
- * @UACCESS_KADDR_HELPER_FUTEX: Futex user-access operations.
+ * @UACCESS_KADDR_HELPER_COPY_USER_GENERIC: A fault in the copy routine (inline
+ *   rep movs or rep_movs_alternative), seen by the fault detector alone:
+ *   copy_user_generic() called directly, or any copy without a pre-access
+ *   report.
+ * @UACCESS_KADDR_HELPER_STRNCPY_FROM_USER: strncpy_from_user() (reserved, not
+ *   reported yet).
+ * @UACCESS_KADDR_HELPER_STRNLEN_USER: strnlen_user() (reserved, not reported
+ *   yet).
+ * @UACCESS_KADDR_HELPER_FUTEX: Futex user-access operations (reserved, not
+ *   reported yet).
  * @UACCESS_KADDR_HELPER_CMPXCHG_USER: unsafe_try_cmpxchg_user() and
  *   __try_cmpxchg_user().
  * @UACCESS_KADDR_HELPER_UNKNOWN: The helper could not be derived from the
@@ -105,8 +110,9 @@ enum uaccess_kaddr_direction {
  * @UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED: A canonical kernel-half address
  *   that is mapped.
  * @UACCESS_KADDR_ADDR_CLASS_NONCANONICAL: A non-canonical address.
- * @UACCESS_KADDR_ADDR_CLASS_GUARD_PAGE: An address in a stack or vmalloc guard
- *   page.
+ * @UACCESS_KADDR_ADDR_CLASS_GUARD_PAGE: The guard page above user space, where
+ *   the checked helpers clamp bad pointers (counted as rejected, never
+ *   reported).
  * @UACCESS_KADDR_ADDR_CLASS_ALL_ONES: An address in the topmost page (~0UL and
  *   ERR_PTR() values).
  * @UACCESS_KADDR_ADDR_CLASS_VSYSCALL: An address in the legacy vsyscall page.

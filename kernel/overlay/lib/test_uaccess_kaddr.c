@@ -10,6 +10,10 @@
  * number of bytes written once all accesses ran, whatever they returned;
  * "list" (read) names the helpers and classes.  Writing ends up in the
  * module's own buffers, never elsewhere in the kernel.
+ *
+ * "addresses" (read, root only) gives the kernel addresses of those
+ * buffers, for tests whose root side hands them to an unprivileged
+ * program, e.g. a proof of concept of a re-opened bug (kernel/inject/).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -100,6 +104,23 @@ static int uk_list_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(uk_list);
 
+/*
+ * The raw addresses, deliberately: a test module only, and the file is
+ * 0400 root.  %pK or %p would hash them and make them useless to the
+ * tests that write through them.  Both stay within our own buffers: the
+ * kmalloc'ed page and the guard page after the vmalloc'ed one.
+ */
+static int uk_addresses_show(struct seq_file *m, void *v)
+{
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	seq_printf(m, "kmalloc 0x%lx\n", (unsigned long)uk_bufs.kbuf);
+	seq_printf(m, "unmapped 0x%lx\n",
+		   (unsigned long)uk_bufs.vbuf + PAGE_SIZE);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(uk_addresses);
+
 static const struct file_operations uk_trigger_fops = {
 	.owner = THIS_MODULE,
 	.write = uk_trigger_write,
@@ -118,6 +139,8 @@ static int __init test_uaccess_kaddr_init(void)
 	uk_dir = debugfs_create_dir("test_uaccess_kaddr", NULL);
 	debugfs_create_file("trigger", 0200, uk_dir, NULL, &uk_trigger_fops);
 	debugfs_create_file("list", 0400, uk_dir, NULL, &uk_list_fops);
+	debugfs_create_file("addresses", 0400, uk_dir, NULL,
+			    &uk_addresses_fops);
 	return 0;
 }
 

@@ -54,6 +54,30 @@ ffff8*|ffff9*|ffffa*|ffffb*|ffffc*) check 1 "address hashed under kptr_restrict=
 esac
 echo 2 >/proc/sys/kernel/kptr_restrict
 
+# Without a pre-access check, the fault detector reports the fault.
+dmesg -c >/dev/null
+echo "copy_user_generic kernel-unmapped" >"$trig"
+line=$(dmesg | grep 'uaccess_kaddr: fault:' | head -n 1)
+want='uaccess_kaddr: fault: unmapped kernel address 0000000000000000, 0 bytes, passed to copy_user_generic (from user) at uk_trigger_copy_user_generic+0x'
+case "$line" in
+*"$want"*) check 0 "a fault on a kernel address is reported with its caller" ;;
+*) check 1 "a fault on a kernel address is reported with its caller" "want '$want...', got '$line'" ;;
+esac
+
+# A lower-half non-canonical address raises #GP with 4-level paging only.
+dmesg -c >/dev/null
+echo "get_user noncanonical-low" >"$trig"
+line=$(dmesg | grep 'uaccess_kaddr:' | head -n 1)
+if grep -qw la57 /proc/cpuinfo; then
+	check "$([ -z "$line" ] && echo 0 || echo 1)" "5-level paging: 0x0080000000000000 is a user address, no report" "got '$line'"
+else
+	want='uaccess_kaddr: gp: non-canonical address 0000000000000000, 0 bytes, passed to __get_user (from user) at uk_trigger_get_user+0x'
+	case "$line" in
+	*"$want"*) check 0 "4-level paging: #GP address decoded and reported" ;;
+	*) check 1 "4-level paging: #GP address decoded and reported" "want '$want...', got '$line'" ;;
+	esac
+fi
+
 # The checked helpers reject kernel pointers: bad input, not a bug.
 dmesg -c >/dev/null
 for h in checked_get_user checked_put_user checked_copy_from_user checked_copy_to_user; do

@@ -2984,6 +2984,94 @@ out_nl:
 	return rc;
 }
 
+/* ----------------------------------------------------------- show */
+
+/* The enum names of an event attribute, for printing. */
+static const struct uk_names *event_attr_names(int attr)
+{
+	static const struct uk_names kind = UK_NAMES(uk_kind_names);
+	static const struct uk_names helper = UK_NAMES(uk_helper_names);
+	static const struct uk_names dir = UK_NAMES(uk_dir_names);
+	static const struct uk_names class = UK_NAMES(uk_class_names);
+	static const struct uk_names context = UK_NAMES(uk_context_names);
+
+	switch (attr) {
+	case UACCESS_KADDR_A_EVENT_KIND: return &kind;
+	case UACCESS_KADDR_A_EVENT_HELPER: return &helper;
+	case UACCESS_KADDR_A_EVENT_DIRECTION: return &dir;
+	case UACCESS_KADDR_A_EVENT_ADDR_CLASS: return &class;
+	case UACCESS_KADDR_A_EVENT_CONTEXT: return &context;
+	}
+	return NULL;
+}
+
+/* Every attribute of @ev, one per line, as the event set names them. */
+static void event_print(const struct uk_event *ev)
+{
+	const struct uk_attrs *a = &ev->a;
+	unsigned int i;
+	int t;
+
+	for (t = 1; t <= uk_event_set.max; t++) {
+		const struct uk_adesc *d = &uk_event_set.attr[t];
+		const struct uk_names *names = event_attr_names(t);
+
+		if (!a->has[t] || d->type == UK_A_PAD || t == UACCESS_KADDR_A_EVENT_STACK)
+			continue;
+		if (d->type == UK_A_STR)
+			printf("  %-16s %s\n", d->name, a->s[t]);
+		else if (names)
+			printf("  %-16s %s\n", d->name, enum_str(*names, a->u[t]).s);
+		else if (t == UACCESS_KADDR_A_EVENT_ADDRESS || t == UACCESS_KADDR_A_EVENT_SITE_IP ||
+			 t == UACCESS_KADDR_A_EVENT_STACK_HASH)
+			printf("  %-16s 0x%" PRIx64 "\n", d->name, a->u[t]);
+		else if (d->type == UK_A_S32)
+			printf("  %-16s %" PRId64 "\n", d->name, (int64_t)a->u[t]);
+		else
+			printf("  %-16s %" PRIu64 "\n", d->name, a->u[t]);
+	}
+	for (i = 0; i < ev->nr_frames; i++)
+		printf("  %-16s %s\n", i ? "" : "stack", ev->frame[i].sym);
+}
+
+/*
+ * uk_nltest show HELPER CLASS: subscribe, make one access, print every event
+ * it caused with all its attributes.  For the demo; no TAP.
+ */
+static int cmd_show(int argc, char **argv)
+{
+	char w[UK_WHY] = "";
+	struct uk_evs evs;
+	struct uk_nl nl;
+	size_t i;
+	int err;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: uk_nltest show HELPER CLASS\n");
+		return 2;
+	}
+	if (nl_open_sock(&nl, w) || evs_open(&evs, &nl, w)) {
+		fprintf(stderr, "uk_nltest: %s\n", w);
+		return 1;
+	}
+	err = trigger(argv[2], argv[3], 1);
+	if (err) {
+		fprintf(stderr, "uk_nltest: trigger %s %s: %s\n", argv[2], argv[3],
+			strerror(-err));
+		return 1;
+	}
+	evs_quiet(&evs, 500, 5000);
+	for (i = 0; i < evs.nr; i++) {
+		printf("netlink event %zu of %zu:\n", i + 1, evs.nr);
+		event_print(&evs.ev[i]);
+	}
+	if (!evs.nr)
+		printf("no netlink event\n");
+	evs_close(&evs);
+	nl_close_sock(&nl);
+	return 0;
+}
+
 /* ----------------------------------------------------------- main */
 
 static const struct {
@@ -2995,6 +3083,7 @@ static const struct {
 	{ "perm", cmd_perm },
 	{ "malformed", cmd_malformed },
 	{ "flood", cmd_flood },
+	{ "show", cmd_show },
 };
 
 int main(int argc, char **argv)

@@ -43,6 +43,9 @@ static DEFINE_MUTEX(uk_config_lock);
 DEFINE_STATIC_KEY_FALSE(uaccess_kaddr_enabled);
 EXPORT_SYMBOL(uaccess_kaddr_enabled);
 
+/* Nesting of uaccess_kaddr_any_begin() on this CPU. */
+DEFINE_PER_CPU(int, uaccess_kaddr_any);
+
 struct uk_site uk_sites[UK_SITES];
 
 static atomic64_t uk_hits[UACCESS_KADDR_KIND_PRECHECK + 1];
@@ -81,6 +84,12 @@ struct uk_cpu_queue {
 	 */
 	unsigned long flagged_lo;
 	unsigned long flagged_hi;
+	/*
+	 * The instruction that took the first fault inside the flagged range:
+	 * a copy's tail code retries the access once, from another
+	 * instruction; the same instruction again is the next access.
+	 */
+	unsigned long flagged_ip;
 };
 
 static DEFINE_PER_CPU(struct uk_cpu_queue, uk_queue);
@@ -415,12 +424,36 @@ static unsigned int uk_classify(unsigned long addr, unsigned long size)
  * Called from uaccess_kaddr_check() before the access, in any context, with
  * AC clear.  The call site is our return address.
  */
-static void uk_flag_range(unsigned long addr, unsigned long size)
+static void uk_flag_range(unsigned long addr, unsigned long size,
+			  unsigned long ip)
 {
 	unsigned long end = addr + max(size, 1UL);
 
 	this_cpu_write(uk_queue.flagged_lo, addr);
 	this_cpu_write(uk_queue.flagged_hi, end > addr ? end : ULONG_MAX);
+	this_cpu_write(uk_queue.flagged_ip, ip);
+}
+
+/*
+ * Is this fault part of an access already counted on this CPU: the one the
+ * pre-access check just flagged, or the retry of the fault just reported?
+ */
+static bool uk_fault_seen(unsigned long addr, unsigned long ip)
+{
+	unsigned long first;
+
+	if (addr < this_cpu_read(uk_queue.flagged_lo) ||
+	    addr >= this_cpu_read(uk_queue.flagged_hi))
+		return false;
+	first = this_cpu_read(uk_queue.flagged_ip);
+	if (!first) {
+		this_cpu_write(uk_queue.flagged_ip, ip);
+		return true;
+	}
+	if (ip == first)
+		return false;
+	this_cpu_write(uk_queue.flagged_hi, 0);
+	return true;
 }
 
 void __uaccess_kaddr_precheck(const void __user *ptr, unsigned long size,
@@ -428,7 +461,7 @@ void __uaccess_kaddr_precheck(const void __user *ptr, unsigned long size,
 {
 	unsigned long addr = (__force unsigned long)ptr;
 
-	uk_flag_range(addr, size);
+	uk_flag_range(addr, size, 0);
 	uk_hit(UACCESS_KADDR_KIND_PRECHECK, how, addr, size, _RET_IP_,
 	       uk_classify(addr, size), NULL);
 }
@@ -450,7 +483,7 @@ void __uaccess_kaddr_precheck_ac(const void __user *ptr, unsigned long size,
 	unsigned long flags = user_access_save();
 	unsigned long addr = (__force unsigned long)ptr;
 
-	uk_flag_range(addr, size);
+	uk_flag_range(addr, size, 0);
 	uk_hit(UACCESS_KADDR_KIND_PRECHECK, how, addr, size, _RET_IP_,
 	       uk_classify(addr, size), NULL);
 	user_access_restore(flags);
@@ -477,14 +510,10 @@ bool uaccess_kaddr_fault(struct pt_regs *regs, unsigned long addr,
 {
 	unsigned int class;
 
-	if (!static_branch_unlikely(&uaccess_kaddr_enabled))
+	if (!static_branch_unlikely(&uaccess_kaddr_enabled) ||
+	    this_cpu_read(uaccess_kaddr_any))
 		return false;
-	/*
-	 * The range stays flagged until the next check: a copy that faults
-	 * retries byte by byte in its tail code and faults again.
-	 */
-	if (addr >= this_cpu_read(uk_queue.flagged_lo) &&
-	    addr < this_cpu_read(uk_queue.flagged_hi))
+	if (uk_fault_seen(addr, regs->ip))
 		return false;
 	class = uk_classify(addr, 1);
 	switch (class) {
@@ -495,8 +524,15 @@ bool uaccess_kaddr_fault(struct pt_regs *regs, unsigned long addr,
 		atomic64_inc(&uk_rejected);
 		return false;
 	}
+	uk_flag_range(addr, 1, regs->ip);
 	uk_hit(kind, how, addr, 0, caller, class, regs);
 	return true;
+}
+
+/* A checked helper faulted on what it was given: bad input, not a bug. */
+void uaccess_kaddr_rejected(void)
+{
+	atomic64_inc(&uk_rejected);
 }
 
 static int uk_cmp_seq(const void *a, const void *b)

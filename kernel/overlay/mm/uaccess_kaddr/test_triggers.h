@@ -26,7 +26,11 @@ struct uk_trigger {
 	/* The report the detector owes, or 0 for a helper that checks. */
 	unsigned int helper;
 	unsigned int dir;
+	/* What the fault detector alone can tell of the helper. */
+	unsigned int fault_helper;
 	bool writes;
+	/* No pre-access check: only its faults are seen. */
+	bool fault_only;
 };
 
 static noinline int uk_trigger_get_user(void __user *p, void __user *upage)
@@ -131,6 +135,19 @@ efault:
 	return -EFAULT;
 }
 
+/*
+ * copy_user_generic() takes two kernel-typed pointers and cannot know which
+ * one is the user's: it has no pre-access check, only the fault detector.
+ */
+static noinline int uk_trigger_copy_user_generic(void __user *p,
+						 void __user *upage)
+{
+	char buf[UK_TRIGGER_LEN];
+
+	return copy_user_generic(buf, (__force void *)p, sizeof(buf)) ?
+		-EFAULT : 0;
+}
+
 /* The checked helpers: a kernel pointer here is bad input, not a bug. */
 static noinline int uk_trigger_checked_get_user(void __user *p,
 						void __user *upage)
@@ -198,7 +215,7 @@ static noinline int uk_trigger_nofault_write(void __user *p,
 	u64 v = 0x5a5a5a5a5a5a5a5aULL;
 
 	/* As copy_to_kernel_nofault(): never at a user address (SMAP). */
-	if ((long)p >= 0)
+	if ((__force long)p >= 0)
 		return -ERANGE;
 	pagefault_disable();
 	__put_kernel_nofault((__force void *)p, &v, u64, efault);
@@ -209,11 +226,12 @@ efault:
 	return -EFAULT;
 }
 
-#define UK_UNCHECKED(_name, _helper, _dir, _writes) {			\
+#define UK_UNCHECKED(_name, _helper, _dir, _fault_helper, _writes) {	\
 	.name = #_name,							\
 	.fn = uk_trigger_##_name,					\
 	.helper = UACCESS_KADDR_HELPER_##_helper,			\
 	.dir = UACCESS_KADDR_DIRECTION_##_dir,				\
+	.fault_helper = UACCESS_KADDR_HELPER_##_fault_helper,		\
 	.writes = _writes,						\
 }
 
@@ -224,16 +242,30 @@ efault:
 }
 
 static const struct uk_trigger uk_triggers[] = {
-	UK_UNCHECKED(get_user, GET_USER, FROM_USER, false),
-	UK_UNCHECKED(put_user, PUT_USER, TO_USER, true),
-	UK_UNCHECKED(copy_from_user, COPY_FROM_USER, FROM_USER, false),
-	UK_UNCHECKED(copy_to_user, COPY_TO_USER, TO_USER, true),
-	UK_UNCHECKED(copy_from_user_inatomic, COPY_FROM_USER, FROM_USER, false),
-	UK_UNCHECKED(copy_to_user_inatomic, COPY_TO_USER, TO_USER, true),
-	UK_UNCHECKED(clear_user, CLEAR_USER, TO_USER, true),
-	UK_UNCHECKED(unsafe_get_user, UNSAFE_GET_USER, FROM_USER, false),
-	UK_UNCHECKED(unsafe_put_user, UNSAFE_PUT_USER, TO_USER, true),
-	UK_UNCHECKED(unsafe_copy_to_user, UNSAFE_COPY_TO_USER, TO_USER, true),
+	UK_UNCHECKED(get_user, GET_USER, FROM_USER, GET_USER, false),
+	UK_UNCHECKED(put_user, PUT_USER, TO_USER, PUT_USER, true),
+	UK_UNCHECKED(copy_from_user, COPY_FROM_USER, FROM_USER,
+		     COPY_USER_GENERIC, false),
+	UK_UNCHECKED(copy_to_user, COPY_TO_USER, TO_USER,
+		     COPY_USER_GENERIC, true),
+	UK_UNCHECKED(copy_from_user_inatomic, COPY_FROM_USER, FROM_USER,
+		     COPY_USER_GENERIC, false),
+	UK_UNCHECKED(copy_to_user_inatomic, COPY_TO_USER, TO_USER,
+		     COPY_USER_GENERIC, true),
+	UK_UNCHECKED(clear_user, CLEAR_USER, TO_USER, CLEAR_USER, true),
+	UK_UNCHECKED(unsafe_get_user, UNSAFE_GET_USER, FROM_USER, UNKNOWN,
+		     false),
+	UK_UNCHECKED(unsafe_put_user, UNSAFE_PUT_USER, TO_USER, UNKNOWN, true),
+	UK_UNCHECKED(unsafe_copy_to_user, UNSAFE_COPY_TO_USER, TO_USER,
+		     UNKNOWN, true),
+	{
+		.name = "copy_user_generic",
+		.fn = uk_trigger_copy_user_generic,
+		.helper = UACCESS_KADDR_HELPER_COPY_USER_GENERIC,
+		.dir = UACCESS_KADDR_DIRECTION_FROM_USER,
+		.fault_helper = UACCESS_KADDR_HELPER_COPY_USER_GENERIC,
+		.fault_only = true,
+	},
 	UK_CHECKED(checked_get_user, false),
 	UK_CHECKED(checked_put_user, true),
 	UK_CHECKED(checked_copy_from_user, false),
@@ -251,6 +283,7 @@ enum uk_class {
 	UK_KERNEL_STACK,
 	UK_KERNEL_TEXT,
 	UK_NONCANONICAL,
+	UK_NONCANONICAL_LOW,
 	UK_GUARD_PAGE,
 	UK_ALL_ONES,
 	UK_USER_VALID,
@@ -264,6 +297,7 @@ static const char * const uk_class_names[] = {
 	[UK_KERNEL_STACK] = "kernel-stack",
 	[UK_KERNEL_TEXT] = "kernel-text",
 	[UK_NONCANONICAL] = "noncanonical",
+	[UK_NONCANONICAL_LOW] = "noncanonical-low",
 	[UK_GUARD_PAGE] = "guard-page",
 	[UK_ALL_ONES] = "all-ones",
 	[UK_USER_VALID] = "user-valid",
@@ -292,6 +326,8 @@ static inline void __user *uk_class_addr(const struct uk_buffers *b,
 		return (void __user *)uk_trigger_get_user;
 	case UK_NONCANONICAL:
 		return (void __user *)0x8000000000000000UL;
+	case UK_NONCANONICAL_LOW:	/* user space with 5-level paging */
+		return (void __user *)0x0080000000000000UL;
 	case UK_GUARD_PAGE:
 		return (void __user *)TASK_SIZE_MAX;
 	case UK_ALL_ONES:

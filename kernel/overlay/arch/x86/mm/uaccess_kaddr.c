@@ -19,24 +19,28 @@
 
 /*
  * The out-of-line helpers.  None of them has pushed anything when it
- * faults, so its caller is the return address on top of the stack.
+ * faults, so its caller is the return address on top of the stack.  The
+ * checked get_user()/put_user() leaves clamp or mask what they are given;
+ * a fault there is bad input (put_user() does not mask a lower-half
+ * non-canonical pointer: it raises #GP), counted as rejected.
  */
 static const struct {
 	const void *fn;
 	unsigned int how;
+	bool checked;
 } uk_leaves[] = {
-	{ __get_user_1, UACCESS_KADDR_GET_USER },
-	{ __get_user_2, UACCESS_KADDR_GET_USER },
-	{ __get_user_4, UACCESS_KADDR_GET_USER },
-	{ __get_user_8, UACCESS_KADDR_GET_USER },
+	{ __get_user_1, UACCESS_KADDR_GET_USER, true },
+	{ __get_user_2, UACCESS_KADDR_GET_USER, true },
+	{ __get_user_4, UACCESS_KADDR_GET_USER, true },
+	{ __get_user_8, UACCESS_KADDR_GET_USER, true },
 	{ __get_user_nocheck_1, UACCESS_KADDR_GET_USER },
 	{ __get_user_nocheck_2, UACCESS_KADDR_GET_USER },
 	{ __get_user_nocheck_4, UACCESS_KADDR_GET_USER },
 	{ __get_user_nocheck_8, UACCESS_KADDR_GET_USER },
-	{ __put_user_1, UACCESS_KADDR_PUT_USER },
-	{ __put_user_2, UACCESS_KADDR_PUT_USER },
-	{ __put_user_4, UACCESS_KADDR_PUT_USER },
-	{ __put_user_8, UACCESS_KADDR_PUT_USER },
+	{ __put_user_1, UACCESS_KADDR_PUT_USER, true },
+	{ __put_user_2, UACCESS_KADDR_PUT_USER, true },
+	{ __put_user_4, UACCESS_KADDR_PUT_USER, true },
+	{ __put_user_8, UACCESS_KADDR_PUT_USER, true },
 	{ __put_user_nocheck_1, UACCESS_KADDR_PUT_USER },
 	{ __put_user_nocheck_2, UACCESS_KADDR_PUT_USER },
 	{ __put_user_nocheck_4, UACCESS_KADDR_PUT_USER },
@@ -62,6 +66,22 @@ static unsigned long uk_gp_address(struct pt_regs *regs, struct insn *insn,
 	unsigned long addr;
 
 	switch (op) {
+	case 0x88:	/* mov to memory */
+	case 0x89:
+	case 0xc6:
+	case 0xc7:
+		*dir = UACCESS_KADDR_DIRECTION_TO_USER;
+		break;
+	case 0x8a:	/* mov from memory */
+	case 0x8b:
+		*dir = UACCESS_KADDR_DIRECTION_FROM_USER;
+		break;
+	case 0x0f:
+		if (insn->opcode.bytes[1] == 0xb0 || insn->opcode.bytes[1] == 0xb1)
+			*dir = UACCESS_KADDR_DIRECTION_BOTH;	/* cmpxchg */
+		else
+			*dir = UACCESS_KADDR_DIRECTION_FROM_USER; /* movzx, movsx */
+		break;
 	case 0xa4:	/* movs */
 	case 0xa5:
 		if (uk_noncanonical(regs->si)) {
@@ -119,6 +139,10 @@ void uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
 		start = regs->ip - offset;
 		for (i = 0; i < ARRAY_SIZE(uk_leaves); i++) {
 			if ((unsigned long)uk_leaves[i].fn == start) {
+				if (uk_leaves[i].checked) {
+					uaccess_kaddr_rejected();
+					return;
+				}
 				how = uk_leaves[i].how;
 				caller = *(unsigned long *)regs->sp;
 				break;

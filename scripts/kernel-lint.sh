@@ -1,0 +1,43 @@
+#!/bin/bash
+# kernel-lint.sh: the kernel quality gates, as TAP lines.
+#  - checkpatch --strict on every patch of the series (build/series), run
+#    inside the tree so that the SPDX and commit checks work: no ERROR, no
+#    WARNING (CHECKs are listed; docs/kernel-patches.md justifies them);
+#  - sparse (make C=2) on every new kernel source file, in the debug build.
+# FILE_PATH_CHANGES ("does MAINTAINERS need updating?") is ignored: the first
+# patch adds the MAINTAINERS entry that covers the files the others add.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+tree=$top/build/linux
+# checkpatch's helpers want Debian's python3 with ply and git modules.
+export PATH=/usr/bin:$PATH
+
+"$top/scripts/kernel-series.sh" >/dev/null || { echo "not ok - kernel-series.sh"; exit 0; }
+for p in "$top"/build/series/0*.patch; do
+	name=$(basename "$p")
+	[ "$name" = 0000-cover-letter.patch ] && continue
+	out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --terse --showfile \
+		--ignore FILE_PATH_CHANGES "$p" 2>&1)
+	bad=$(echo "$out" | grep -E ': (ERROR|WARNING):')
+	checks=$(echo "$out" | grep -c ': CHECK:')
+	if [ -z "$bad" ] && ! echo "$out" | grep -q 'total: [1-9][0-9]* errors'; then
+		echo "ok - checkpatch --strict $name ($checks checks)"
+	else
+		echo "not ok - checkpatch --strict $name"
+		echo "$out" | sed 's/^/# /'
+	fi
+done
+
+# sparse on the files the series adds, compiled in the debug build.
+objs="mm/uaccess_kaddr/core.o mm/uaccess_kaddr/report.o mm/uaccess_kaddr/netlink.o
+mm/uaccess_kaddr/uaccess_kaddr_test.o arch/x86/mm/uaccess_kaddr.o lib/test_uaccess_kaddr.o
+arch/x86/mm/extable.o"
+out=$(make -s -C "$tree" O="$top/build/kernel/debug" C=2 $objs 2>&1)
+rc=$?
+warn=$(echo "$out" | grep -E 'warning:|error:')
+if [ "$rc" = 0 ] && [ -z "$warn" ]; then
+	echo "ok - sparse (make C=2) on the new files is clean"
+else
+	echo "not ok - sparse (make C=2) on the new files is clean"
+	echo "$out" | sed 's/^/# /' | head -n 40
+fi
