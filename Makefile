@@ -1,7 +1,8 @@
 # uaccess_kaddr: detect kernel addresses handed to user-access helpers.
 # `make help` lists the targets.
 
-.PHONY: help deps kernel kernel-kasan kernel-nodetect vm-check check demo clean
+.PHONY: help deps kernel kernel-kasan kernel-nodetect kernel-series kernel-bisect \
+	kernel-lint vm-check check demo clean
 
 help:
 	@echo "make demo            build the debug kernel, boot it, show the detector at work"
@@ -10,7 +11,10 @@ help:
 	@echo "make kernel          build the debug kernel (build/kernel/debug)"
 	@echo "make kernel-kasan    build the debug kernel with KASAN"
 	@echo "make kernel-nodetect build with CONFIG_DEBUG_UACCESS_KADDR=n"
-	@echo "make vm-check        boot the debug kernel and run the VM suite only"
+	@echo "make kernel-series   write the upstream-style patch series into build/series"
+	@echo "make kernel-bisect   build every patch of the series on its own (slow)"
+	@echo "make kernel-lint     checkpatch --strict on the series, sparse on the new files"
+	@echo "make vm-check        boot the debug kernel (5- and 4-level paging), run the VM suite"
 	@echo "make clean           remove build/ (the extracted kernel tree too)"
 
 deps:
@@ -25,8 +29,17 @@ kernel-kasan: deps
 kernel-nodetect: deps
 	scripts/kernel-build.sh nodetect
 
+kernel-series: deps
+	scripts/kernel-series.sh
+
+kernel-bisect: deps
+	scripts/kernel-bisect.sh
+
+kernel-lint: kernel
+	scripts/kernel-lint.sh
+
 vm-check: kernel
-	tests/vm/check.sh debug
+	tests/vm/check.sh debug/5 debug/4
 
 check:
 	scripts/check.sh

@@ -16,7 +16,8 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,run,etc,lib,lib64,tests,usr/bin}
 cp /bin/busybox "$stage/bin/busybox"
 cp "$top/tests/vm/guest/init" "$stage/init"
-cp "$top"/tests/vm/guest/*.t "$top/tests/vm/guest/demo.sh" "$stage/tests/"
+cp "$top"/tests/vm/guest/*.t "$top/tests/vm/guest/demo.sh" \
+	"$top/tests/vm/guest/lib.sh" "$stage/tests/"
 echo "root:x:0:0:root:/root:/bin/sh" >"$stage/etc/passwd"
 echo "nobody:x:65534:65534:nobody:/nonexistent:/bin/sh" >>"$stage/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"

@@ -1,12 +1,7 @@
 #!/bin/sh
 # The kernel log line of a report: what it names, what it hides, how often.
 trig=/sys/kernel/debug/test_uaccess_kaddr/trigger
-mode=$(sed -n 's/.*uaccess_kaddr=\([a-z]*\).*/\1/p' /proc/cmdline)
-mode=${mode:-report}
-
-check() {
-	if [ "$1" = 0 ]; then echo "ok - $2"; else echo "not ok - $2 # $3"; fi
-}
+. /tests/lib.sh
 
 if [ ! -w "$trig" ]; then
 	echo "not ok - test module loaded # $trig missing"

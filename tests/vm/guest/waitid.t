@@ -5,12 +5,7 @@
 # the detector must name the helper, the caller in waitid and the process.
 addrs=/sys/kernel/debug/test_uaccess_kaddr/addresses
 poc=/usr/bin/waitid_poc
-mode=$(sed -n 's/.*uaccess_kaddr=\([a-z]*\).*/\1/p' /proc/cmdline)
-mode=${mode:-report}
-
-check() {
-	if [ "$1" = 0 ]; then echo "ok - $2"; else echo "not ok - $2 # $3"; fi
-}
+. /tests/lib.sh
 
 if [ ! -x "$poc" ]; then
 	echo "not ok - waitid_poc present in the guest # $poc missing"

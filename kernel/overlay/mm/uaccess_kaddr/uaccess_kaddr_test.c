@@ -52,8 +52,16 @@ static struct uk_expect uk_expected(const struct uk_trigger *t,
 
 	if (!t->helper)
 		return none;
-	if (class == UK_NONCANONICAL_LOW)
+	if (class == UK_NONCANONICAL_LOW) {
+		/*
+		 * Without asm goto outputs unsafe_get_user() faults through
+		 * EX_TYPE_EFAULT_REG, which the fault detector does not see.
+		 */
+		if (t->helper == UACCESS_KADDR_HELPER_UNSAFE_GET_USER &&
+		    !IS_ENABLED(CONFIG_CC_HAS_ASM_GOTO_OUTPUT))
+			return none;
 		return pgtable_l5_enabled() ? none : gp;
+	}
 	if (!uk_expected_class[class])
 		return none;
 	if (!t->fault_only)
