@@ -3100,10 +3100,13 @@ int main(int argc, char **argv)
 		if (strcmp(argv[1], uk_cmds[i].name))
 			continue;
 		rc = uk_cmds[i].run(argc, argv);
-		diag("uk_nltest %s: %u ok, %u not ok", argv[1], uk_nr_ok, uk_nr_not_ok);
+		if (uk_nr_ok || uk_nr_not_ok)
+			diag("uk_nltest %s: %u ok, %u not ok", argv[1], uk_nr_ok,
+			     uk_nr_not_ok);
 		return rc;
 	}
-	fprintf(stderr, "usage: %s events|status|perm|malformed [N]|flood [N]\n", argv[0]);
+	fprintf(stderr, "usage: %s events|status|perm|malformed [N]|flood [N]|show HELPER CLASS\n",
+		argv[0]);
 	tap(false, "expected a subcommand: events, status, perm, malformed [N], flood [N]",
 	    "uk_nltest: command line");
 	return 2;

@@ -56,8 +56,6 @@
 #ifdef CONFIG_DEBUG_UACCESS_KADDR
 
 #include <linux/jump_label.h>
-#include <linux/percpu-defs.h>
-#include <asm/percpu.h>
 
 struct pt_regs;
 
@@ -71,23 +69,8 @@ bool uaccess_kaddr_fault(struct pt_regs *regs, unsigned long addr,
 			 unsigned long caller, unsigned int kind,
 			 unsigned int how);
 void uaccess_kaddr_rejected(void);
-
-DECLARE_PER_CPU(int, uaccess_kaddr_any);
-
-/*
- * Around an access that may legitimately use a kernel or a user address
- * (SEV-ES #VC emulation, __get_user_any()): its faults are not reported.
- * Only for code that cannot be preempted or migrated in between.
- */
-static __always_inline void uaccess_kaddr_any_begin(void)
-{
-	this_cpu_inc(uaccess_kaddr_any);
-}
-
-static __always_inline void uaccess_kaddr_any_end(void)
-{
-	this_cpu_dec(uaccess_kaddr_any);
-}
+void uaccess_kaddr_any_begin(void);
+void uaccess_kaddr_any_end(void);
 
 /* Is the detector on?  For the architecture's exception fixup. */
 static __always_inline bool uaccess_kaddr_on(void)

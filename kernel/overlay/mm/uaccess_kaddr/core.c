@@ -44,7 +44,27 @@ DEFINE_STATIC_KEY_FALSE(uaccess_kaddr_enabled);
 EXPORT_SYMBOL(uaccess_kaddr_enabled);
 
 /* Nesting of uaccess_kaddr_any_begin() on this CPU. */
-DEFINE_PER_CPU(int, uaccess_kaddr_any);
+static DEFINE_PER_CPU(int, uaccess_kaddr_any);
+
+/**
+ * uaccess_kaddr_any_begin - faults until the matching end are by design
+ *
+ * Around an access that may legitimately use a kernel or a user address
+ * (SEV-ES #VC emulation through __get_user_any()): its faults are not
+ * reported.  Only for code that cannot be preempted or migrated in between.
+ */
+void uaccess_kaddr_any_begin(void)
+{
+	this_cpu_inc(uaccess_kaddr_any);
+}
+
+/**
+ * uaccess_kaddr_any_end - end of uaccess_kaddr_any_begin()
+ */
+void uaccess_kaddr_any_end(void)
+{
+	this_cpu_dec(uaccess_kaddr_any);
+}
 
 struct uk_site uk_sites[UK_SITES];
 

@@ -20,7 +20,7 @@
 #include "test_triggers.h"
 
 /* The address class an event reports for each class of the matrix. */
-static const unsigned int uk_expected_class[] = {
+static const unsigned int uk_expected_class[UK_NR_CLASSES] = {
 	[UK_KERNEL_UNMAPPED] = UACCESS_KADDR_ADDR_CLASS_KERNEL_UNMAPPED,
 	[UK_KERNEL_KMALLOC] = UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED,
 	[UK_KERNEL_STACK] = UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED,
