@@ -12,7 +12,7 @@ name=$1 variant=$2 paging=$3 extra=${4:-}
 kernel=$top/build/kernel/$variant/arch/x86/boot/bzImage
 initrd=$top/build/vm/$variant.cpio.gz
 res=$top/build/vm/results/$name
-timeout=${VM_TIMEOUT:-600}
+timeout=${VM_TIMEOUT:-300}
 
 rm -rf "$res"
 mkdir -p "$res"
