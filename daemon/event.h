@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The messages of the uaccess_kaddr generic netlink family, decoded.
+ *
+ * include/uapi/linux/uaccess_kaddr.h is the contract with the kernel; this
+ * is its userspace mirror.  One field table per message kind (event, site,
+ * status) drives the parser, the journal fields and the JSON output, so a
+ * new attribute is added in exactly one place (event.c).
+ */
+#ifndef UK_EVENT_H
+#define UK_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/netlink.h>
+#include <linux/uaccess_kaddr.h>
+
+#define UK_SYMBOL_LEN	128	/* KSYM_SYMBOL_LEN; longer names are cut */
+#define UK_COMM_LEN	16	/* TASK_COMM_LEN */
+#define UK_STACK_MAX	16	/* frames kept; the kernel sends at most 16 */
+
+struct uk_frame {
+	uint64_t ip;
+	char symbol[UK_SYMBOL_LEN];
+};
+
+/* A CMD_EVENT multicast message. */
+struct uk_event {
+	uint64_t present;	/* bit (1 << attr) for each attribute seen */
+	uint64_t seq;
+	uint64_t ts_boot;	/* ns, CLOCK_BOOTTIME */
+	uint64_t ts_real;	/* ns, CLOCK_REALTIME */
+	uint32_t kind;		/* enum uaccess_kaddr_kind */
+	uint32_t helper;	/* enum uaccess_kaddr_helper */
+	uint32_t direction;	/* enum uaccess_kaddr_direction */
+	uint32_t addr_class;	/* enum uaccess_kaddr_addr_class */
+	uint64_t address;
+	uint64_t size;
+	uint32_t site_id;
+	char site_symbol[UK_SYMBOL_LEN];
+	uint64_t site_ip;
+	uint32_t stack_hash;
+	uint32_t pid;
+	uint32_t tgid;
+	char comm[UK_COMM_LEN];
+	uint32_t uid;
+	int32_t syscall_nr;
+	uint32_t cpu;
+	uint64_t count;
+	uint64_t suppressed;
+	uint32_t context;	/* enum uaccess_kaddr_context */
+	unsigned int nr_frames;
+	struct uk_frame frames[UK_STACK_MAX];
+};
+
+/* One CMD_DUMP_SITES reply message. */
+struct uk_site {
+	uint64_t present;
+	uint32_t site_id;
+	uint64_t site_ip;
+	char site_symbol[UK_SYMBOL_LEN];
+	uint32_t kind;
+	uint32_t helper;
+	uint32_t direction;
+	uint64_t count;
+	uint64_t suppressed;
+	uint64_t reported;
+	uint64_t first_ts_boot;
+	uint64_t last_ts_boot;
+	uint64_t last_address;
+	uint32_t last_pid;
+	char last_comm[UK_COMM_LEN];
+	uint32_t stack_hash;
+};
+
+/* A CMD_GET_STATUS reply (also what CMD_RESET returns). */
+struct uk_status {
+	uint64_t present;
+	uint32_t mode;		/* enum uaccess_kaddr_mode */
+	uint64_t hits_fault;
+	uint64_t hits_gp;
+	uint64_t hits_precheck;
+	uint64_t rejected;
+	uint64_t reported;
+	uint64_t suppressed;
+	uint64_t dropped;
+	uint32_t sites_used;
+	uint32_t sites_max;
+	uint64_t sites_overflow;
+	uint64_t last_seq;
+	uint32_t ratelimit_interval_ms;
+	uint32_t ratelimit_burst;
+	uint32_t queue_len;
+};
+
+/* How a field is stored and shown. */
+enum uk_ftype {
+	UK_FT_U32,
+	UK_FT_S32,
+	UK_FT_U64,
+	UK_FT_HEX64,		/* u64 shown as 0x%016llx (addresses) */
+	UK_FT_HEX32,		/* u32 shown as 0x%08x (hashes) */
+	UK_FT_STR,		/* char[len] in the struct, NUL-terminated */
+	UK_FT_ENUM,		/* u32 with names from uk_enum_name() */
+};
+
+/* Which name table an UK_FT_ENUM field uses. */
+enum uk_enum {
+	UK_ENUM_NONE,
+	UK_ENUM_MODE,
+	UK_ENUM_KIND,
+	UK_ENUM_HELPER,
+	UK_ENUM_DIRECTION,
+	UK_ENUM_ADDR_CLASS,
+	UK_ENUM_CONTEXT,
+};
+
+struct uk_field {
+	int attr;		/* UACCESS_KADDR_A_* */
+	const char *name;	/* JSON key and config name: "site_symbol" */
+	const char *journal;	/* journal field: "UACCESS_SITE_SYMBOL" */
+	enum uk_ftype type;
+	enum uk_enum names;	/* for UK_FT_ENUM */
+	size_t offset;		/* in the struct */
+	size_t len;		/* for UK_FT_STR: sizeof the array */
+	bool required;		/* a message without it is malformed */
+};
+
+/* Field tables, ending with a zeroed entry (name == NULL). */
+extern const struct uk_field uk_event_fields[];
+extern const struct uk_field uk_site_fields[];
+extern const struct uk_field uk_status_fields[];
+
+/*
+ * Names of enum values as the CLI, JSON and journal show them: "fault",
+ * "__get_user", "to-user", "kernel-mapped", "task", "report"...; an unknown
+ * value (newer kernel) gives NULL.  uk_enum_value() is the inverse and
+ * returns 0 for an unknown name.
+ */
+const char *uk_enum_name(enum uk_enum e, uint32_t value);
+uint32_t uk_enum_value(enum uk_enum e, const char *name);
+
+/*
+ * Parse one netlink message of the family (nlmsghdr + genlmsghdr +
+ * attributes) of the given command.  Every attribute is checked against a
+ * policy (type and length); attributes the table does not know are ignored
+ * (a newer kernel), a missing required one or a bad length makes the
+ * message malformed.  Returns 0, or a negative errno with a one-line
+ * reason in @why (-EBADMSG malformed, -EPROTO wrong command or family
+ * header, -EMSGSIZE truncated).  Never reads beyond @len.
+ */
+int uk_event_parse(const struct nlmsghdr *nlh, size_t len,
+		   struct uk_event *ev, char *why, size_t whylen);
+int uk_site_parse(const struct nlmsghdr *nlh, size_t len,
+		  struct uk_site *site, char *why, size_t whylen);
+int uk_status_parse(const struct nlmsghdr *nlh, size_t len,
+		    struct uk_status *st, char *why, size_t whylen);
+
+#endif /* UK_EVENT_H */
