@@ -304,6 +304,7 @@ static const struct uk_helper uk_helpers[] = {
 	UK_UNCHECKED(unsafe_get_user, UNSAFE_GET_USER, FROM_USER, false, 8),
 	UK_UNCHECKED(unsafe_put_user, UNSAFE_PUT_USER, TO_USER, true, 8),
 	UK_UNCHECKED(unsafe_copy_to_user, UNSAFE_COPY_TO_USER, TO_USER, true, 16),
+	UK_UNCHECKED(unsafe_cmpxchg_user, CMPXCHG_USER, BOTH, true, 8),
 	UK_CHECKED(checked_get_user, false),
 	UK_CHECKED(checked_put_user, true),
 	UK_CHECKED(checked_copy_from_user, false),

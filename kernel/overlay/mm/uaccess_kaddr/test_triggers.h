@@ -135,6 +135,21 @@ efault:
 	return -EFAULT;
 }
 
+static noinline int uk_trigger_unsafe_cmpxchg_user(void __user *p,
+						   void __user *upage)
+{
+	u64 old = 0, new = 0x5a;	/* fits every size the macro expands */
+
+	if (!user_access_begin(upage, sizeof(old)))
+		return -EFAULT;
+	unsafe_try_cmpxchg_user((u64 __user *)p, &old, new, efault);
+	user_access_end();
+	return 0;
+efault:
+	user_access_end();
+	return -EFAULT;
+}
+
 /*
  * copy_user_generic() takes two kernel-typed pointers and cannot know which
  * one is the user's: it has no pre-access check, only the fault detector.
@@ -258,6 +273,7 @@ static const struct uk_trigger uk_triggers[] = {
 	UK_UNCHECKED(unsafe_put_user, UNSAFE_PUT_USER, TO_USER, UNKNOWN, true),
 	UK_UNCHECKED(unsafe_copy_to_user, UNSAFE_COPY_TO_USER, TO_USER,
 		     UNKNOWN, true),
+	UK_UNCHECKED(unsafe_cmpxchg_user, CMPXCHG_USER, BOTH, UNKNOWN, true),
 	{
 		.name = "copy_user_generic",
 		.fn = uk_trigger_copy_user_generic,

@@ -2,7 +2,8 @@
 /*
  * The x86 side of uaccess_kaddr's fault detector.
  *
- * Called from the EX_TYPE_UACCESS fixup (only when the detector is on):
+ * Called from the user-access fixups (EX_TYPE_UACCESS, EX_TYPE_UCOPY_LEN,
+ * EX_TYPE_UACCESS_IMM_REG; only when the detector is on):
  * works out which address faulted, decoding the instruction for a #GP,
  * which reports no address; which helper made the access and who called
  * it; and hands the hit to the core, which ignores user addresses and the
