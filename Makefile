@@ -2,7 +2,7 @@
 # `make help` lists the targets.
 
 .PHONY: help deps kernel kernel-kasan kernel-nodetect kernel-series kernel-bisect \
-	kernel-lint vm-check check demo clean
+	kernel-lint vm-check daemon daemon-check fuzz check demo clean
 
 help:
 	@echo "make demo            build the debug kernel, boot it, show the detector at work"
@@ -15,6 +15,9 @@ help:
 	@echo "make kernel-bisect   build every patch of the series on its own (slow)"
 	@echo "make kernel-lint     checkpatch --strict on the series, sparse on the new files"
 	@echo "make vm-check        boot the debug kernel (5- and 4-level paging), run the VM suite"
+	@echo "make daemon          build uaccessd (build/daemon)"
+	@echo "make daemon-check    host tests of the daemon: unit (ASan+UBSan), journald, 60 s fuzz"
+	@echo "make fuzz            each fuzz target for FUZZ_TIME seconds (default 600)"
 	@echo "make clean           remove build/ (the extracted kernel tree too)"
 
 deps:
@@ -40,6 +43,16 @@ kernel-lint: kernel
 
 vm-check: kernel
 	tests/vm/check.sh debug/5 debug/4
+
+daemon: deps
+	$(MAKE) -C daemon all tools
+
+daemon-check: deps
+	scripts/daemon-check.sh
+
+FUZZ_TIME ?= 600
+fuzz: deps
+	FUZZ_TIME=$(FUZZ_TIME) scripts/daemon-check.sh fuzz
 
 check:
 	scripts/check.sh

@@ -48,6 +48,8 @@ suite() {
 }
 
 gate deps scripts/deps.sh
+gate daemon-build make -C daemon all tools
+suite daemon scripts/daemon-check.sh
 if gate kernel-debug scripts/kernel-build.sh debug; then
 	suite vm-debug tests/vm/check.sh debug/5 debug/4 \
 		debug/5/uaccess_kaddr=warn debug/5/uaccess_kaddr=count \

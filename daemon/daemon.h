@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * uaccessd's state, shared by its main loop (uaccessd.c), its netlink
+ * source (source.c) and its control-socket handlers (daemon_ctl.c).
+ */
+#ifndef UK_DAEMON_H
+#define UK_DAEMON_H
+
+#include <stdbool.h>
+#include <systemd/sd-event.h>
+#include "config.h"
+#include "control.h"
+#include "control_server.h"
+#include "nl.h"
+#include "pipeline.h"
+#include "replay_stream.h"
+
+enum uk_daemon_state {
+	UK_STATE_STARTING,
+	UK_STATE_WAITING,	/* for the family to appear */
+	UK_STATE_SUBSCRIBED,
+	UK_STATE_REPLAY,
+	UK_STATE_REPLAY_DONE,
+};
+
+struct uk_daemon {
+	sd_event *event;
+	const char *config_path;
+	struct uk_config cfg;
+	struct uk_pipeline pipe;
+	enum uk_daemon_state state;
+	uint64_t started_ns;	/* CLOCK_MONOTONIC */
+
+	/* netlink */
+	struct uk_nl *nl;
+	sd_event_source *events_src;
+	sd_event_source *ctrl_src;	/* controller notifications */
+	sd_event_source *retry_src;
+	sd_event_source *resync_src;	/* deferred re-sync after overrun */
+	bool resync_wanted;
+	char last_error[256];
+
+	/* timers */
+	sd_event_source *summary_timer;
+	sd_event_source *periodic_resync;
+	sd_event_source *status_timer;
+
+	struct uk_ctl_server *ctl;
+	struct uk_replay_stream *stream;	/* --replay from a FIFO */
+	bool exit_after_replay;
+	uint64_t reloads;
+	uint64_t reload_failures;
+};
+
+uint64_t uk_now_ns(void);
+const char *uk_daemon_state_name(enum uk_daemon_state s);
+
+/* source.c: the kernel family */
+int uk_source_start(struct uk_daemon *d);
+void uk_source_stop(struct uk_daemon *d);
+/* Re-read the kernel's status and per-site totals; 0 or -errno. */
+int uk_source_resync(struct uk_daemon *d);
+/* Read what the events socket holds now. */
+void uk_source_drain(struct uk_daemon *d);
+
+/* daemon_ctl.c: the control socket's commands */
+extern const struct uk_ctl_ops uk_daemon_ctl_ops;
+/* SIGHUP and the "reload" command; 0 or -errno with @err filled. */
+int uk_daemon_reload(struct uk_daemon *d, char *err, size_t errlen);
+
+#endif /* UK_DAEMON_H */

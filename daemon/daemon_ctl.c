@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The control-socket commands of uaccessd (docs/control-protocol.md):
+ * status, sites, reset, reload.  status and sites re-read the kernel's
+ * totals first, so what they show is exact at the time of the request.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "daemon.h"
+#include "json.h"
+
+/* Take what is queued, then the kernel's exact totals. */
+static void refresh(struct uk_daemon *d)
+{
+	if (!d->nl)
+		return;
+	uk_source_drain(d);
+	uk_source_resync(d);
+}
+
+static void kernel_json(struct uk_daemon *d, struct uk_json *j)
+{
+	struct uk_status st;
+	char why[256] = "";
+	int r = -ENOTCONN;
+
+	if (d->nl)
+		r = uk_nl_get_status(d->nl, &st, why, sizeof(why));
+	uk_json_key(j, "kernel");
+	uk_json_object_begin(j);
+	uk_json_kv_bool(j, "available", r == 0);
+	if (r == 0) {
+		uk_pipeline_kernel_status(&d->pipe, &st);
+		uk_json_fields(j, uk_status_fields, &st);
+	} else {
+		uk_json_kv_str(j, "error", why[0] ? why :
+			       d->last_error[0] ? d->last_error : strerror(-r));
+	}
+	uk_json_object_end(j);
+}
+
+static int ctl_status(void *ctx, const struct uk_ctl_request *req,
+		      struct uk_json *j, char *err, size_t errlen)
+{
+	struct uk_daemon *d = ctx;
+
+	refresh(d);
+	kernel_json(d, j);
+	uk_json_key(j, "daemon");
+	uk_json_object_begin(j);
+	uk_json_kv_str(j, "state", uk_daemon_state_name(d->state));
+	uk_json_kv_u64(j, "pid", (uint64_t)getpid());
+	uk_json_kv_u64(j, "uptime_ms", (uk_now_ns() - d->started_ns) / 1000000);
+	if (d->last_error[0])
+		uk_json_kv_str(j, "last_error", d->last_error);
+	uk_json_kv_u64(j, "reloads", d->reloads);
+	uk_json_kv_u64(j, "reload_failures", d->reload_failures);
+	uk_pipeline_json(&d->pipe, j);
+	uk_json_key(j, "config");
+	uk_json_object_begin(j);
+	uk_config_json(j, &d->cfg);
+	uk_json_object_end(j);
+	uk_json_object_end(j);
+	return 0;
+}
+
+static void site_json(struct uk_daemon *d, struct uk_json *j,
+		      const struct uk_agg_site *s)
+{
+	struct uk_agg_sample samples[UK_AGG_SAMPLES_MAX];
+	const struct uk_agg_stack *stack;
+	char hex[24];
+	size_t i, n;
+
+	uk_json_object_begin(j);
+	uk_json_kv_u64(j, "site_id", s->site_id);
+	snprintf(hex, sizeof(hex), "0x%016" PRIx64, s->site_ip);
+	uk_json_kv_str(j, "site_ip", hex);
+	uk_json_kv_str(j, "site_symbol", s->symbol);
+	uk_json_kv_str(j, "kind", uk_enum_name(UK_ENUM_KIND, s->kind));
+	uk_json_kv_str(j, "helper", uk_enum_name(UK_ENUM_HELPER, s->helper));
+	uk_json_kv_str(j, "direction",
+		       uk_enum_name(UK_ENUM_DIRECTION, s->direction));
+	uk_json_kv_u64(j, "count", s->count);
+	uk_json_kv_u64(j, "kernel_suppressed", s->kernel_suppressed);
+	uk_json_kv_u64(j, "kernel_reported", s->kernel_reported);
+	uk_json_kv_u64(j, "events", s->events);
+	uk_json_kv_u64(j, "journaled", s->events - s->rl.suppressed_total);
+	uk_json_kv_u64(j, "journal_suppressed", s->rl.suppressed_total);
+	uk_json_kv_u64(j, "first_ts_boot", s->first_boot);
+	uk_json_kv_u64(j, "last_ts_boot", s->last_boot);
+	uk_json_kv_u64(j, "first_ts_real", s->first_real);
+	uk_json_kv_u64(j, "last_ts_real", s->last_real);
+	snprintf(hex, sizeof(hex), "0x%016" PRIx64, s->last_address);
+	uk_json_kv_str(j, "last_address", hex);
+
+	uk_json_key(j, "stacks");
+	uk_json_array_begin(j);
+	for (i = 0; i < s->nr_stacks; i++) {
+		uk_json_object_begin(j);
+		snprintf(hex, sizeof(hex), "0x%08" PRIx32, s->stacks[i].hash);
+		uk_json_kv_str(j, "stack_hash", hex);
+		uk_json_kv_u64(j, "events", s->stacks[i].events);
+		stack = uk_agg_stack_find(d->pipe.agg, s->stacks[i].hash);
+		if (stack) {
+			uint32_t k;
+
+			uk_json_key(j, "frames");
+			uk_json_array_begin(j);
+			for (k = 0; k < stack->nr_frames; k++)
+				uk_json_str(j, stack->frames[k].symbol);
+			uk_json_array_end(j);
+		}
+		uk_json_object_end(j);
+	}
+	uk_json_array_end(j);
+	uk_json_kv_u64(j, "stacks_other", s->stacks_other);
+
+	n = uk_agg_site_samples(s, samples, UK_AGG_SAMPLES_MAX);
+	uk_json_key(j, "samples");
+	uk_json_array_begin(j);
+	for (i = 0; i < n; i++) {
+		const struct uk_agg_sample *sa = &samples[i];
+
+		uk_json_object_begin(j);
+		uk_json_kv_u64(j, "seq", sa->seq);
+		uk_json_kv_u64(j, "ts_boot", sa->ts_boot);
+		uk_json_kv_u64(j, "ts_real", sa->ts_real);
+		snprintf(hex, sizeof(hex), "0x%016" PRIx64, sa->address);
+		uk_json_kv_str(j, "address", hex);
+		uk_json_kv_u64(j, "size", sa->size);
+		uk_json_kv_str(j, "addr_class",
+			       uk_enum_name(UK_ENUM_ADDR_CLASS, sa->addr_class));
+		uk_json_kv_u64(j, "pid", sa->pid);
+		uk_json_kv_u64(j, "tgid", sa->tgid);
+		uk_json_kv_u64(j, "uid", sa->uid);
+		uk_json_kv_str(j, "comm", sa->comm);
+		uk_json_kv_u64(j, "cpu", sa->cpu);
+		uk_json_kv_s64(j, "syscall_nr", sa->syscall_nr);
+		uk_json_kv_str(j, "context",
+			       uk_enum_name(UK_ENUM_CONTEXT, sa->context));
+		snprintf(hex, sizeof(hex), "0x%08" PRIx32, sa->stack_hash);
+		uk_json_kv_str(j, "stack_hash", hex);
+		uk_json_object_end(j);
+	}
+	uk_json_array_end(j);
+	uk_json_object_end(j);
+}
+
+static int ctl_sites(void *ctx, const struct uk_ctl_request *req,
+		     struct uk_json *j, char *err, size_t errlen)
+{
+	static const enum uk_agg_sort sorts[] = {
+		[UK_CTL_SORT_COUNT] = UK_AGG_SORT_COUNT,
+		[UK_CTL_SORT_LAST] = UK_AGG_SORT_LAST,
+		[UK_CTL_SORT_NAME] = UK_AGG_SORT_NAME,
+	};
+	const struct uk_agg_site **sites = NULL;
+	struct uk_daemon *d = ctx;
+	size_t i, n = 0, shown;
+	int r;
+
+	refresh(d);
+	r = uk_agg_sorted(d->pipe.agg, sorts[req->sort], &sites, &n);
+	if (r < 0)
+		return r;
+	shown = req->limit && n > req->limit ? req->limit : n;
+	uk_json_kv_u64(j, "total", n);
+	uk_json_key(j, "sites");
+	uk_json_array_begin(j);
+	for (i = 0; i < shown; i++)
+		site_json(d, j, sites[i]);
+	uk_json_array_end(j);
+	free(sites);
+	return 0;
+}
+
+/*
+ * Kernel counters and the daemon's table start again from zero; the
+ * kernel returns its counters as they were, which the reply carries.
+ */
+static int ctl_reset(void *ctx, const struct uk_ctl_request *req,
+		     struct uk_json *j, char *err, size_t errlen)
+{
+	struct uk_daemon *d = ctx;
+	struct uk_status old;
+	int r;
+
+	if (!d->nl) {
+		snprintf(err, errlen, "%s", d->last_error[0] ? d->last_error :
+			 "not connected to the kernel");
+		return -ENOTCONN;
+	}
+	uk_source_drain(d);
+	uk_pipeline_flush(&d->pipe);
+	r = uk_nl_reset(d->nl, &old, err, errlen);
+	if (r < 0)
+		return r;
+	uk_agg_reset(d->pipe.agg);
+	uk_pipeline_kernel_reset(&d->pipe);
+	uk_source_resync(d);
+	uk_json_key(j, "kernel_before");
+	uk_json_object_begin(j);
+	uk_json_fields(j, uk_status_fields, &old);
+	uk_json_object_end(j);
+	uk_journal_health(&d->pipe.journal, LOG_INFO, "reset",
+			  "counters reset by uid %u", (unsigned int)req->peer->uid);
+	return 0;
+}
+
+static int ctl_reload(void *ctx, const struct uk_ctl_request *req,
+		      struct uk_json *j, char *err, size_t errlen)
+{
+	return uk_daemon_reload(ctx, err, errlen);
+}
+
+const struct uk_ctl_ops uk_daemon_ctl_ops = {
+	.status = ctl_status,
+	.sites = ctl_sites,
+	.reset = ctl_reset,
+	.reload = ctl_reload,
+};

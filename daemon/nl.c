@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Requests to the uaccess_kaddr family and its events group, with libnl-3.
+ *
+ * Requests run on a blocking socket of their own with a receive timeout,
+ * so a dump never mixes with multicast traffic; events get a non-blocking
+ * socket that the caller polls.  Errors carry the kernel's extack message.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include <linux/genetlink.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/netlink.h>
+#include <netlink/socket.h>
+
+#include "nl.h"
+
+#ifndef NETLINK_EXT_ACK
+#define NETLINK_EXT_ACK		11
+#endif
+#ifndef NETLINK_CAP_ACK
+#define NETLINK_CAP_ACK		10
+#endif
+#ifndef NLM_F_CAPPED
+#define NLM_F_CAPPED		0x100
+#endif
+#ifndef NLM_F_ACK_TLVS
+#define NLM_F_ACK_TLVS		0x200
+#endif
+
+#define UK_NL_TIMEOUT_MS	5000
+
+struct uk_nl {
+	struct nl_sock *req;	/* requests and replies */
+	struct nl_sock *ev;	/* the events group, or NULL */
+	int family;
+	int grp;
+};
+
+/* One request in flight: what the callbacks found. */
+struct uk_call {
+	int error;		/* kernel errno (negative), or 0 */
+	bool done;
+	char *why;
+	size_t whylen;
+	int cmd;		/* the reply command to parse */
+	int (*site_cb)(const struct uk_site *site, void *data);
+	void *data;
+	void *out;		/* struct uk_status for status replies */
+	int parse_err;
+	unsigned int replies;
+};
+
+static void set_why(char *why, size_t whylen, const char *s)
+{
+	if (why && whylen)
+		snprintf(why, whylen, "%s", s);
+}
+
+static int sockopt(struct nl_sock *sk, int level, int name, int val)
+{
+	if (setsockopt(nl_socket_get_fd(sk), level, name, &val,
+		       sizeof(val)) < 0)
+		return -errno;
+	return 0;
+}
+
+/* libnl's NLE_* codes back to the errno a caller can act on. */
+static int nle_to_errno(int nle)
+{
+	switch (-nle) {
+	case NLE_OBJ_NOTFOUND:
+		return -ENOENT;
+	case NLE_PERM:
+		return -EPERM;
+	case NLE_NOACCESS:
+		return -EACCES;
+	case NLE_NOMEM:
+		return -ENOMEM;
+	case NLE_AGAIN:
+		return -EAGAIN;
+	case NLE_INTR:
+		return -EINTR;
+	case NLE_MSG_TRUNC:
+	case NLE_MSG_TOOSHORT:
+	case NLE_MSG_OVERFLOW:
+		return -EBADMSG;
+	case NLE_NOADDR:
+	case NLE_OPNOTSUPP:
+		return -EOPNOTSUPP;
+	default:
+		return -EIO;
+	}
+}
+
+static struct nl_sock *sock_new(void)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+
+	if (!sk)
+		return NULL;
+	if (genl_connect(sk) < 0) {
+		nl_socket_free(sk);
+		return NULL;
+	}
+	return sk;
+}
+
+int uk_nl_open(struct uk_nl **ret)
+{
+	struct timeval tv = { UK_NL_TIMEOUT_MS / 1000, 0 };
+	struct uk_nl *nl;
+	int r;
+
+	nl = calloc(1, sizeof(*nl));
+	if (!nl)
+		return -ENOMEM;
+	nl->req = sock_new();
+	if (!nl->req) {
+		r = -errno ? -errno : -EIO;
+		goto err;
+	}
+	nl->family = genl_ctrl_resolve(nl->req, UACCESS_KADDR_FAMILY_NAME);
+	if (nl->family < 0) {
+		r = nle_to_errno(nl->family);
+		goto err;
+	}
+	nl->grp = genl_ctrl_resolve_grp(nl->req, UACCESS_KADDR_FAMILY_NAME,
+					UACCESS_KADDR_MCGRP_EVENTS);
+	if (nl->grp < 0) {
+		r = nle_to_errno(nl->grp);
+		goto err;
+	}
+	sockopt(nl->req, SOL_NETLINK, NETLINK_EXT_ACK, 1);
+	sockopt(nl->req, SOL_NETLINK, NETLINK_CAP_ACK, 1);
+	if (setsockopt(nl_socket_get_fd(nl->req), SOL_SOCKET, SO_RCVTIMEO,
+		       &tv, sizeof(tv)) < 0) {
+		r = -errno;
+		goto err;
+	}
+	/* Dumps of many sites come in large datagrams. */
+	nl_socket_set_msg_buf_size(nl->req, UK_NL_BUFSIZE);
+	*ret = nl;
+	return 0;
+err:
+	uk_nl_close(nl);
+	return r;
+}
+
+void uk_nl_close(struct uk_nl *nl)
+{
+	if (!nl)
+		return;
+	if (nl->ev)
+		nl_socket_free(nl->ev);
+	if (nl->req)
+		nl_socket_free(nl->req);
+	free(nl);
+}
+
+uint16_t uk_nl_family(const struct uk_nl *nl)
+{
+	return (uint16_t)nl->family;
+}
+
+/* NLMSGERR_ATTR_MSG of an error or done message, from @off on. */
+static void extack_msg(const struct nlmsghdr *nlh, size_t off,
+		       struct uk_call *call)
+{
+	struct nlattr *nla;
+	int rem;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || off >= nlh->nlmsg_len)
+		return;
+	nla_for_each_attr(nla, (struct nlattr *)((char *)nlh + off),
+			  (int)(nlh->nlmsg_len - off), rem) {
+		if (nla_type(nla) == NLMSGERR_ATTR_MSG && nla_len(nla) > 0 &&
+		    call->why && call->whylen)
+			snprintf(call->why, call->whylen, "%.*s",
+				 (int)strnlen(nla_data(nla), nla_len(nla)),
+				 (const char *)nla_data(nla));
+	}
+}
+
+static int cb_valid(struct nl_msg *msg, void *arg)
+{
+	struct uk_call *call = arg;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	size_t len = nlh->nlmsg_len;
+	struct uk_site site;
+	char why[160];
+	int r;
+
+	call->replies++;
+	if (call->parse_err)
+		return NL_SKIP;
+	if (call->site_cb) {
+		r = uk_site_parse(nlh, len, &site, why, sizeof(why));
+		if (r == 0)
+			r = call->site_cb(&site, call->data);
+	} else {
+		r = uk_status_parse(nlh, len, call->out, why, sizeof(why));
+	}
+	if (r < 0) {
+		call->parse_err = r;
+		if (call->why && call->whylen && why[0])
+			snprintf(call->why, call->whylen, "%s", why);
+	}
+	return NL_OK;
+}
+
+static int cb_finish(struct nl_msg *msg, void *arg)
+{
+	struct uk_call *call = arg;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	int err;
+
+	if (nlmsg_datalen(nlh) >= (int)sizeof(err)) {
+		memcpy(&err, nlmsg_data(nlh), sizeof(err));
+		if (err < 0) {
+			call->error = err;
+			extack_msg(nlh, NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(err)),
+				   call);
+		}
+	}
+	call->done = true;
+	return NL_STOP;
+}
+
+static int cb_ack(struct nl_msg *msg, void *arg)
+{
+	struct uk_call *call = arg;
+
+	call->done = true;
+	return NL_STOP;
+}
+
+static int cb_err(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
+{
+	const struct nlmsghdr *nlh =
+		(const struct nlmsghdr *)((const char *)e - NLMSG_HDRLEN);
+	struct uk_call *call = arg;
+	size_t off = NLMSG_HDRLEN + sizeof(*e);
+
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED) &&
+	    e->msg.nlmsg_len >= NLMSG_HDRLEN)
+		off += NLMSG_ALIGN(e->msg.nlmsg_len - NLMSG_HDRLEN);
+	call->error = e->error;
+	extack_msg(nlh, off, call);
+	call->done = true;
+	return NL_STOP;
+}
+
+/*
+ * Send @msg (consumed) with NLM_F_ACK and read until the ACK, the error or
+ * the end of the dump.  Replies go through cb_valid().
+ */
+static int request(struct uk_nl *nl, struct nl_msg *msg, struct uk_call *call)
+{
+	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
+	int r;
+
+	if (!cb) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, cb_valid, call);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, cb_finish, call);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, cb_ack, call);
+	nl_cb_err(cb, NL_CB_CUSTOM, cb_err, call);
+
+	r = nl_send_auto(nl->req, msg);
+	nlmsg_free(msg);
+	if (r < 0) {
+		r = nle_to_errno(r);
+		goto out;
+	}
+	while (!call->done) {
+		r = nl_recvmsgs(nl->req, cb);
+		if (r < 0 && !call->done) {
+			r = r == -NLE_AGAIN ? -ETIMEDOUT : nle_to_errno(r);
+			goto out;
+		}
+	}
+	r = 0;
+	if (call->error < 0) {
+		r = call->error;
+		if (call->why && call->whylen && !call->why[0])
+			set_why(call->why, call->whylen, strerror(-r));
+	} else if (call->parse_err < 0) {
+		r = call->parse_err;
+	}
+out:
+	nl_cb_put(cb);
+	return r;
+}
+
+static struct nl_msg *msg_new(const struct uk_nl *nl, int cmd, int flags)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (msg && !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
+				flags | NLM_F_ACK, (uint8_t)cmd,
+				UACCESS_KADDR_FAMILY_VERSION)) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return msg;
+}
+
+static int status_request(struct uk_nl *nl, int cmd, struct uk_status *st,
+			  char *why, size_t whylen)
+{
+	struct uk_call call = { .why = why, .whylen = whylen, .out = st };
+	struct nl_msg *msg = msg_new(nl, cmd, 0);
+	int r;
+
+	if (why && whylen)
+		why[0] = '\0';
+	if (!msg)
+		return -ENOMEM;
+	r = request(nl, msg, &call);
+	if (r == 0 && call.replies != 1) {
+		set_why(why, whylen, "expected one status reply");
+		r = -EPROTO;
+	}
+	return r;
+}
+
+int uk_nl_get_status(struct uk_nl *nl, struct uk_status *st,
+		     char *why, size_t whylen)
+{
+	return status_request(nl, UACCESS_KADDR_CMD_GET_STATUS, st, why,
+			      whylen);
+}
+
+int uk_nl_reset(struct uk_nl *nl, struct uk_status *old,
+		char *why, size_t whylen)
+{
+	return status_request(nl, UACCESS_KADDR_CMD_RESET, old, why, whylen);
+}
+
+int uk_nl_set_config(struct uk_nl *nl, const uint32_t *mode,
+		     const uint32_t *interval_ms, const uint32_t *burst,
+		     char *why, size_t whylen)
+{
+	struct uk_call call = { .why = why, .whylen = whylen };
+	struct nl_msg *msg = msg_new(nl, UACCESS_KADDR_CMD_SET_CONFIG, 0);
+
+	if (why && whylen)
+		why[0] = '\0';
+	if (!msg)
+		return -ENOMEM;
+	if ((mode && nla_put_u32(msg, UACCESS_KADDR_A_CONFIG_MODE, *mode)) ||
+	    (interval_ms &&
+	     nla_put_u32(msg, UACCESS_KADDR_A_CONFIG_RATELIMIT_INTERVAL_MS,
+			 *interval_ms)) ||
+	    (burst &&
+	     nla_put_u32(msg, UACCESS_KADDR_A_CONFIG_RATELIMIT_BURST, *burst))) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	return request(nl, msg, &call);
+}
+
+int uk_nl_dump_sites(struct uk_nl *nl,
+		     int (*cb)(const struct uk_site *site, void *data),
+		     void *data, char *why, size_t whylen)
+{
+	struct uk_call call = {
+		.why = why, .whylen = whylen, .site_cb = cb, .data = data,
+	};
+	struct nl_msg *msg = msg_new(nl, UACCESS_KADDR_CMD_DUMP_SITES,
+				     NLM_F_DUMP);
+
+	if (why && whylen)
+		why[0] = '\0';
+	if (!msg)
+		return -ENOMEM;
+	return request(nl, msg, &call);
+}
+
+int uk_nl_events_open(struct uk_nl *nl, int rcvbuf)
+{
+	int fd, r;
+
+	if (nl->ev)
+		return nl_socket_get_fd(nl->ev);
+	nl->ev = sock_new();
+	if (!nl->ev)
+		return -errno ? -errno : -EIO;
+	fd = nl_socket_get_fd(nl->ev);
+	/* Past net.core.rmem_max when we may; the plain size otherwise. */
+	if (rcvbuf > 0 &&
+	    setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
+		       sizeof(rcvbuf)) < 0 &&
+	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+		       sizeof(rcvbuf)) < 0) {
+		r = -errno;
+		goto err;
+	}
+	r = nl_socket_add_membership(nl->ev, nl->grp);
+	if (r < 0) {
+		r = r == -NLE_PERM || r == -NLE_NOACCESS ? -EPERM :
+		    nle_to_errno(r);
+		goto err;
+	}
+	nl_socket_disable_seq_check(nl->ev);
+	r = nl_socket_set_nonblocking(nl->ev);
+	if (r < 0) {
+		r = nle_to_errno(r);
+		goto err;
+	}
+	return fd;
+err:
+	nl_socket_free(nl->ev);
+	nl->ev = NULL;
+	return r;
+}
+
+ssize_t uk_nl_events_recv(struct uk_nl *nl, void *buf, size_t len)
+{
+	ssize_t n;
+
+	if (!nl->ev)
+		return -EBADF;
+	n = recv(nl_socket_get_fd(nl->ev), buf, len, MSG_DONTWAIT);
+	if (n < 0)
+		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	return n;
+}
+
+static int fcntl_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+int uk_nl_ctrl_open(void)
+{
+	struct nl_sock *sk = sock_new();
+	int grp, fd, r;
+
+	if (!sk)
+		return -errno ? -errno : -EIO;
+	grp = genl_ctrl_resolve_grp(sk, "nlctrl", "notify");
+	if (grp < 0) {
+		r = nle_to_errno(grp);
+		goto err;
+	}
+	r = nl_socket_add_membership(sk, grp);
+	if (r < 0) {
+		r = nle_to_errno(r);
+		goto err;
+	}
+	/* Keep the fd, drop libnl's socket object around it. */
+	fd = dup(nl_socket_get_fd(sk));
+	r = fd < 0 ? -errno : fd;
+	if (fd >= 0 && fcntl_nonblock(fd) < 0) {
+		r = -errno;
+		close(fd);
+	}
+err:
+	nl_socket_free(sk);
+	return r;
+}
+
+/* Is @nlh a controller message about our family, and which way? */
+static int ctrl_about_us(const struct nlmsghdr *nlh, size_t len)
+{
+	const struct genlmsghdr *g;
+	const struct nlattr *nla;
+	int rem;
+
+	if (nlh->nlmsg_type != GENL_ID_CTRL ||
+	    nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN || nlh->nlmsg_len > len)
+		return 0;
+	g = NLMSG_DATA(nlh);
+	if (g->cmd != CTRL_CMD_NEWFAMILY && g->cmd != CTRL_CMD_DELFAMILY &&
+	    g->cmd != CTRL_CMD_NEWMCAST_GRP)
+		return 0;
+	nla_for_each_attr(nla, (const struct nlattr *)((const char *)g + GENL_HDRLEN),
+			  (int)(nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN), rem) {
+		if (nla_type(nla) == CTRL_ATTR_FAMILY_NAME &&
+		    nla_len(nla) == sizeof(UACCESS_KADDR_FAMILY_NAME) &&
+		    !memcmp(nla_data(nla), UACCESS_KADDR_FAMILY_NAME,
+			    sizeof(UACCESS_KADDR_FAMILY_NAME)))
+			return g->cmd == CTRL_CMD_DELFAMILY ? 2 : 1;
+	}
+	return 0;
+}
+
+int uk_nl_ctrl_recv(int fd)
+{
+	char buf[8192] __attribute__((aligned(NLMSG_ALIGNTO)));
+	const struct nlmsghdr *nlh;
+	int ret = 0, about;
+	ssize_t n;
+
+	n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+	if (n < 0)
+		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	for (nlh = (const struct nlmsghdr *)buf; NLMSG_OK(nlh, (size_t)n);
+	     nlh = NLMSG_NEXT(nlh, n)) {
+		about = ctrl_about_us(nlh, (size_t)n);
+		if (about)
+			ret = about;
+	}
+	return ret;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The uaccess_kaddr generic netlink family from userspace (libnl-3):
+ * requests (get-status, set-config, dump-sites, reset), the "events"
+ * multicast group, and the controller notifications that tell when the
+ * family appears.  Shared by uaccessd and uaccessctl.
+ */
+#ifndef UK_NL_H
+#define UK_NL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include <stdint.h>
+#include "event.h"
+
+struct uk_nl;
+
+/*
+ * Open a request socket and resolve the family by name.  -ENOENT: the
+ * kernel has no uaccess_kaddr family (not built with
+ * CONFIG_DEBUG_UACCESS_KADDR, or not in this network namespace).
+ */
+int uk_nl_open(struct uk_nl **ret);
+void uk_nl_close(struct uk_nl *nl);
+uint16_t uk_nl_family(const struct uk_nl *nl);
+
+/*
+ * Requests.  A kernel error comes back as its negative errno, with the
+ * extack message (or strerror) in @why.
+ */
+int uk_nl_get_status(struct uk_nl *nl, struct uk_status *st,
+		     char *why, size_t whylen);
+int uk_nl_reset(struct uk_nl *nl, struct uk_status *old,
+		char *why, size_t whylen);
+/* NULL leaves a setting alone. */
+int uk_nl_set_config(struct uk_nl *nl, const uint32_t *mode,
+		     const uint32_t *interval_ms, const uint32_t *burst,
+		     char *why, size_t whylen);
+/* @cb is called once per site; a negative return stops the dump. */
+int uk_nl_dump_sites(struct uk_nl *nl,
+		     int (*cb)(const struct uk_site *site, void *data),
+		     void *data, char *why, size_t whylen);
+
+/*
+ * The events group on a socket of its own, non-blocking, with a receive
+ * buffer of @rcvbuf bytes (forced past rmem_max when privileged).
+ * -EPERM: joining needs CAP_SYS_ADMIN.  Returns the socket's fd.
+ */
+int uk_nl_events_open(struct uk_nl *nl, int rcvbuf);
+/*
+ * Read one datagram into @buf.  Returns its length, -EAGAIN when there is
+ * none, -ENOBUFS when the kernel dropped messages because the receive
+ * buffer was full (an overrun: the caller re-syncs), other -errno.
+ */
+ssize_t uk_nl_events_recv(struct uk_nl *nl, void *buf, size_t len);
+
+/*
+ * A socket on the controller's "notify" group, to learn when the family
+ * appears or goes.  Non-blocking; returns its fd.  uk_nl_ctrl_recv()
+ * returns 1 when a datagram announced the uaccess_kaddr family (new family
+ * or new multicast group), 2 when it announced its removal, 0 for
+ * anything else, -EAGAIN when there is nothing to read.
+ */
+int uk_nl_ctrl_open(void);
+int uk_nl_ctrl_recv(int fd);
+
+/* The largest datagram the family sends, for receive buffers. */
+#define UK_NL_BUFSIZE	65536
+
+#endif /* UK_NL_H */

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uaccessd's netlink side: find the family (or wait for the controller to
+ * announce it), join the events group, drain it into the pipeline, and
+ * re-sync the per-site totals from dump-sites at start, after an overrun
+ * and periodically.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "daemon.h"
+
+#define UK_RETRY_USEC		(5 * 1000000ULL)
+#define UK_DRAIN_BATCH		256	/* datagrams per wakeup */
+
+static void stop_events(struct uk_daemon *d)
+{
+	d->events_src = sd_event_source_disable_unref(d->events_src);
+	uk_nl_close(d->nl);
+	d->nl = NULL;
+}
+
+static int sync_cb(const struct uk_site *site, void *data)
+{
+	struct uk_daemon *d = data;
+
+	uk_pipeline_sync_site(&d->pipe, site);
+	return 0;
+}
+
+int uk_source_resync(struct uk_daemon *d)
+{
+	struct uk_status st;
+	char why[256];
+	int r;
+
+	if (!d->nl)
+		return -ENOTCONN;
+	r = uk_nl_get_status(d->nl, &st, why, sizeof(why));
+	if (r == 0)
+		r = uk_nl_dump_sites(d->nl, sync_cb, d, why, sizeof(why));
+	if (r < 0) {
+		snprintf(d->last_error, sizeof(d->last_error),
+			 "re-sync from the kernel failed: %.200s", why);
+		uk_journal_health(&d->pipe.journal, LOG_ERR, "resync-failed",
+				  "%s", d->last_error);
+		return r;
+	}
+	uk_pipeline_kernel_status(&d->pipe, &st);
+	d->pipe.resyncs++;
+	return 0;
+}
+
+void uk_source_drain(struct uk_daemon *d)
+{
+	static char buf[UK_NL_BUFSIZE] __attribute__((aligned(8)));
+	unsigned int i;
+	ssize_t n;
+
+	for (i = 0; d->nl && i < UK_DRAIN_BATCH; i++) {
+		n = uk_nl_events_recv(d->nl, buf, sizeof(buf));
+		if (n == -EAGAIN)
+			return;
+		if (n == -ENOBUFS) {
+			uk_pipeline_overrun(&d->pipe);
+			d->resync_wanted = true;
+			sd_event_source_set_enabled(d->resync_src,
+						    SD_EVENT_ONESHOT);
+			continue;
+		}
+		if (n < 0) {
+			snprintf(d->last_error, sizeof(d->last_error),
+				 "events socket: %s", strerror((int)-n));
+			return;
+		}
+		uk_pipeline_datagram(&d->pipe, buf, (size_t)n, uk_now_ns());
+	}
+}
+
+static int on_events(sd_event_source *s, int fd, uint32_t revents,
+		     void *userdata)
+{
+	uk_source_drain(userdata);
+	return 0;
+}
+
+static int on_resync(sd_event_source *s, void *userdata)
+{
+	struct uk_daemon *d = userdata;
+
+	if (d->resync_wanted) {
+		d->resync_wanted = false;
+		/* What is queued now predates the dump: take it first. */
+		uk_source_drain(d);
+		uk_source_resync(d);
+	}
+	return 0;
+}
+
+static int subscribe(struct uk_daemon *d)
+{
+	int fd, r;
+
+	r = uk_nl_open(&d->nl);
+	if (r < 0)
+		return r;
+	d->pipe.family = uk_nl_family(d->nl);
+	fd = uk_nl_events_open(d->nl, (int)d->cfg.rcvbuf);
+	if (fd < 0) {
+		r = fd;
+		goto err;
+	}
+	r = sd_event_add_io(d->event, &d->events_src, fd, EPOLLIN, on_events,
+			    d);
+	if (r < 0)
+		goto err;
+	d->state = UK_STATE_SUBSCRIBED;
+	d->last_error[0] = '\0';
+	uk_journal_health(&d->pipe.journal, LOG_INFO, "subscribed",
+			  "subscribed to the kernel's uaccess_kaddr events");
+	uk_source_resync(d);
+	return 0;
+err:
+	stop_events(d);
+	return r;
+}
+
+static int on_retry(sd_event_source *s, uint64_t usec, void *userdata);
+
+static void schedule_retry(struct uk_daemon *d)
+{
+	sd_event_source_set_time_relative(d->retry_src, UK_RETRY_USEC);
+	sd_event_source_set_enabled(d->retry_src, SD_EVENT_ONESHOT);
+}
+
+/* Subscribe, or wait: for the controller (no family) or a retry. */
+static void try_subscribe(struct uk_daemon *d)
+{
+	int r = subscribe(d);
+
+	if (r == 0)
+		return;
+	if (r == -ENOENT) {
+		if (d->state != UK_STATE_WAITING)
+			uk_journal_health(&d->pipe.journal, LOG_WARNING,
+					  "family-absent",
+					  "the kernel has no uaccess_kaddr family "
+					  "(CONFIG_DEBUG_UACCESS_KADDR); waiting "
+					  "for it to appear");
+		d->state = UK_STATE_WAITING;
+		snprintf(d->last_error, sizeof(d->last_error),
+			 "kernel lacks uaccess_kaddr support");
+		return;
+	}
+	snprintf(d->last_error, sizeof(d->last_error),
+		 "cannot subscribe to the kernel's events: %s",
+		 r == -EPERM ? "permission denied (needs CAP_SYS_ADMIN)" :
+		 strerror(-r));
+	uk_journal_health(&d->pipe.journal, LOG_ERR, "subscribe-failed",
+			  "%s; retrying", d->last_error);
+	d->state = UK_STATE_WAITING;
+	schedule_retry(d);
+}
+
+static int on_retry(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct uk_daemon *d = userdata;
+
+	if (!d->nl)
+		try_subscribe(d);
+	return 0;
+}
+
+static int on_ctrl(sd_event_source *s, int fd, uint32_t revents,
+		   void *userdata)
+{
+	struct uk_daemon *d = userdata;
+	int r;
+
+	while ((r = uk_nl_ctrl_recv(fd)) != -EAGAIN) {
+		if (r == 1 && !d->nl) {
+			uk_journal_health(&d->pipe.journal, LOG_INFO,
+					  "family-appeared",
+					  "the uaccess_kaddr family appeared");
+			try_subscribe(d);
+		} else if (r == 2 && d->nl) {
+			stop_events(d);
+			d->state = UK_STATE_WAITING;
+			uk_journal_health(&d->pipe.journal, LOG_WARNING,
+					  "family-removed",
+					  "the uaccess_kaddr family went away; "
+					  "waiting for it");
+		} else if (r < 0) {
+			/* An overrun of notifications: look for ourselves. */
+			if (!d->nl)
+				try_subscribe(d);
+			if (r != -ENOBUFS)
+				break;
+		}
+	}
+	return 0;
+}
+
+int uk_source_start(struct uk_daemon *d)
+{
+	int fd, r;
+
+	r = sd_event_add_time_relative(d->event, &d->retry_src,
+				       CLOCK_MONOTONIC, UK_RETRY_USEC, 0,
+				       on_retry, d);
+	if (r < 0)
+		return r;
+	sd_event_source_set_enabled(d->retry_src, SD_EVENT_OFF);
+	r = sd_event_add_defer(d->event, &d->resync_src, on_resync, d);
+	if (r < 0)
+		return r;
+	sd_event_source_set_enabled(d->resync_src, SD_EVENT_OFF);
+
+	/* Listen to the controller first, so no announcement is missed. */
+	fd = uk_nl_ctrl_open();
+	if (fd < 0)
+		return fd;
+	r = sd_event_add_io(d->event, &d->ctrl_src, fd, EPOLLIN, on_ctrl, d);
+	if (r < 0)
+		return r;
+	sd_event_source_set_io_fd_own(d->ctrl_src, 1);
+	try_subscribe(d);
+	return 0;
+}
+
+void uk_source_stop(struct uk_daemon *d)
+{
+	stop_events(d);
+	d->ctrl_src = sd_event_source_disable_unref(d->ctrl_src);
+	d->retry_src = sd_event_source_disable_unref(d->retry_src);
+	d->resync_src = sd_event_source_disable_unref(d->resync_src);
+}

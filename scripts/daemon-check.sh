@@ -1,0 +1,39 @@
+#!/bin/bash
+# daemon-check.sh: the host-side daemon suites, each counted by tests/lib/tap.py:
+# the build (-Werror), the unit tests and the journald test under ASan+UBSan,
+# and each fuzz target for FUZZ_TIME seconds (default 60) on its corpus.
+#
+#   daemon-check.sh [unit|journald|fuzz]...     default: all of them
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+san=$top/build/daemon-san
+status=0
+suites=${*:-unit journald fuzz}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+for s in $suites; do
+	case $s in
+	unit)
+		"$top/scripts/tap-suite.sh" daemon-unit-san \
+			make -s -C "$top/daemon" SAN=1 O="$san" all tools unit || status=1
+		# without sanitizers too: the memory-budget test needs mallinfo2()
+		"$top/scripts/tap-suite.sh" daemon-unit \
+			make -s -C "$top/daemon" all tools unit || status=1
+		;;
+	journald)
+		make -s -C "$top/daemon" SAN=1 O="$san" all tools >/dev/null || status=1
+		UK_BIN=$san "$top/scripts/tap-suite.sh" daemon-journald \
+			"$top/tests/unit/journald.t" || status=1
+		;;
+	fuzz)
+		"$top/scripts/tap-suite.sh" daemon-fuzz \
+			make -s -C "$top/daemon" fuzz-run FUZZ_TIME="${FUZZ_TIME:-60}" || status=1
+		;;
+	*)
+		echo "daemon-check.sh: unknown suite '$s'" >&2
+		exit 2
+		;;
+	esac
+done
+exit $status

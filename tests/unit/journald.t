@@ -1,0 +1,201 @@
+#!/bin/bash
+# journald.t: uaccessd against a real systemd-journald on the host.
+#
+# Runs in a private mount namespace with tmpfs over /run and /var/log, so
+# the journald it starts (as root, without systemd as PID 1) is its own
+# and the host's journal, if any, is untouched.  Prints TAP.
+#
+#   1. a replay through uaccessd: every field of every event entry, the
+#      suppressed summaries adding up, the loss entries naming gaps and
+#      malformed messages, the catalog text (journalctl -x);
+#   2. a FIFO replay fed in three steps with journald stopped during the
+#      second: uaccessd keeps running, counts the refused entries, and once
+#      journald is back writes them up as a loss entry and goes on.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bin=${UK_BIN:-$top/build/daemon}
+here=$top/tests/unit
+
+if [ -z "${UK_JOURNALD_NS:-}" ]; then
+	exec unshare --mount --propagation private \
+		env UK_JOURNALD_NS=1 UK_BIN="$bin" "$0" "$@"
+fi
+
+check() {	# check STATUS DESCRIPTION [WHY]
+	if [ "$1" = 0 ]; then
+		echo "ok - $2"
+	else
+		echo "not ok - $2${3:+ # $3}"
+	fi
+}
+
+tmp=$(mktemp -d /tmp/uk-journald.XXXXXX)
+mount -t tmpfs tmpfs /run || { echo "Bail out! cannot mount /run"; exit 1; }
+mount -t tmpfs tmpfs /var/log || { echo "Bail out! cannot mount /var/log"; exit 1; }
+mkdir -p /run/systemd/journal /run/log/journal
+jdir=/run/log/journal
+
+journald_pid=
+daemon_pid=
+# A stopped journald leaves its sockets behind (systemd owns them when it
+# runs as PID 1): remove them, so that the new socket means a live journald.
+start_journald() {
+	rm -f /run/systemd/journal/socket /run/systemd/journal/stdout \
+		/run/systemd/journal/dev-log
+	/lib/systemd/systemd-journald >>"$tmp/journald.log" 2>&1 &
+	journald_pid=$!
+	for _ in $(seq 100); do
+		[ -S /run/systemd/journal/socket ] &&
+			kill -0 "$journald_pid" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+stop_journald() {
+	kill "$journald_pid" 2>/dev/null
+	wait "$journald_pid" 2>/dev/null
+	journald_pid=
+}
+jctl() {
+	journalctl -D "$jdir" --no-pager "$@"
+}
+# jcount MESSAGE_ID [MATCH...]: entries in the journal
+jcount() {
+	jctl -o json MESSAGE_ID="$1" "${@:2}" 2>/dev/null | grep -c .
+}
+# settle MESSAGE_ID WANT: journald takes datagrams asynchronously; wait
+# up to 5 s for WANT entries and print how many there are.
+settle() {
+	local c
+	for _ in $(seq 100); do
+		c=$(jcount "$1")
+		[ "$c" -ge "$2" ] && break
+		sleep 0.05
+	done
+	echo "$c"
+}
+cleanup() {
+	[ -n "$daemon_pid" ] && kill -9 "$daemon_pid" 2>/dev/null
+	[ -n "$journald_pid" ] && stop_journald
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+msgid() {
+	sed -n "s/#define UK_MSGID_$1[[:space:]]*\"\(.*\)\"/\1/p" "$top/daemon/journal.h"
+}
+ev_id=$(msgid EVENT)
+loss_id=$(msgid LOSS)
+health_id=$(msgid HEALTH)
+
+start_journald
+check $? "systemd-journald starts in a private namespace" \
+	"no socket after 5 s: $(tail -n 3 "$tmp/journald.log")"
+
+# 1. A replay: 200 events at 5 sites, 2 sequence gaps, 1 cut message.
+cat >"$tmp/a.conf" <<EOF
+site_interval = 1h
+site_burst = 3
+summary_interval = 1h
+EOF
+"$bin/tools/uk-genreplay" -n 200 -s 5 -g 70 -m 150 "$tmp/a.rep" >"$tmp/gen.out"
+out=$("$bin/uaccessd" -c "$tmp/a.conf" -s "$tmp/ctl-a" --replay "$tmp/a.rep" \
+	--exit-after-replay 2>"$tmp/a.err")
+rc=$?
+check $rc "uaccessd --replay --exit-after-replay exits 0" "rc $rc: $(cat "$tmp/a.err")"
+echo "# generated: $(cat "$tmp/gen.out"); uaccessd: $out"
+for what in EVENT SUPPRESSED LOSS HEALTH; do
+	jctl -o json MESSAGE_ID="$(msgid $what)" >"$tmp/$what.json"
+done
+python3 "$here/journald_check.py" "$tmp" "$out"
+
+# The catalog explains the entries (journalctl -x).
+mkdir -p "$tmp/catalog"
+cp "$top/packaging/uaccessd.catalog" "$tmp/catalog/"
+mount --bind "$tmp/catalog" /usr/lib/systemd/catalog &&
+	mount -t tmpfs tmpfs /var/lib/systemd/catalog &&
+	journalctl --update-catalog >"$tmp/catalog.log" 2>&1
+check $? "journalctl --update-catalog takes packaging/uaccessd.catalog" \
+	"$(cat "$tmp/catalog.log")"
+x=$(jctl -x -n 1 MESSAGE_ID="$ev_id")
+echo "$x" | grep -q "Subject: Kernel address handed to a user-access helper"
+check $? "journalctl -x shows the catalog text of an event" "$(echo "$x" | head -n 3)"
+x=$(jctl -x -n 1 MESSAGE_ID="$loss_id")
+echo "$x" | grep -q "Subject: uaccessd lost kernel-address events"
+check $? "journalctl -x shows the catalog text of a loss entry" "$(echo "$x" | head -n 3)"
+
+# 2. journald stopped mid-run: three steps of 100 events through a FIFO,
+# journald down during the second.
+cat >"$tmp/b.conf" <<EOF
+site_burst = 10000
+global_rate = 1000000
+global_burst = 1000000
+summary_interval = 1h
+EOF
+for i in 0 1 2; do
+	"$bin/tools/uk-genreplay" -n 100 -s 4 -S $((i * 100 + 1)) \
+		"$tmp/b$i.rep" >/dev/null
+done
+mkfifo "$tmp/fifo"
+"$bin/uaccessd" -c "$tmp/b.conf" -s "$tmp/ctl-b" --replay "$tmp/fifo" \
+	2>"$tmp/b.err" &
+daemon_pid=$!
+exec 3>"$tmp/fifo"
+status() {
+	python3 "$top/tests/lib/ukctl.py" "$tmp/ctl-b" '{"cmd":"status"}'
+}
+# field NAME: a number of the daemon's status
+field() {
+	status | python3 -c "import json,sys; print(json.load(sys.stdin)['daemon']['$1'])"
+}
+# wait_events N: until the daemon has taken N events
+wait_events() {
+	local s=
+	for _ in $(seq 200); do
+		s=$(field events 2>/dev/null)
+		[ "$s" = "$1" ] && return 0
+		sleep 0.05
+	done
+	echo "# daemon has ${s:-no} events, want $1"
+	return 1
+}
+before=$(jcount "$ev_id")
+cat "$tmp/b0.rep" >&3
+wait_events 100
+check $? "step 1: uaccessd takes 100 events from the FIFO"
+step1=$(($(settle "$ev_id" $((before + 100))) - before))
+check $((step1 != 100)) "step 1: 100 event entries in the journal" "got $step1"
+
+stop_journald
+tail -c +17 "$tmp/b1.rep" >&3
+wait_events 200
+check $? "step 2, journald stopped: uaccessd takes the next 100 events"
+kill -0 "$daemon_pid" 2>/dev/null
+check $? "step 2: uaccessd keeps running without journald"
+got="$(field journal_lost_events) $(field lost)"
+check $([ "$got" = "100 100" ]; echo $?) \
+	"step 2: the 100 refused event entries are counted as lost" \
+	"journal_lost_events, lost: $got"
+
+start_journald
+check $? "step 3: journald starts again"
+tail -c +17 "$tmp/b2.rep" >&3
+wait_events 300
+check $? "step 3: uaccessd takes the last 100 events"
+step3=$(($(settle "$ev_id" $((before + step1 + 100))) - before - step1))
+check $((step3 != 100)) "step 3: the last 100 event entries are in the journal" \
+	"got $step3"
+lost=$(jctl -o json MESSAGE_ID="$loss_id" UACCESS_LOSS_REASON=journal-send-failed |
+	python3 -c 'import json,sys; print(max([int(json.loads(l)["UACCESS_LOSS_TOTAL"]) for l in sys.stdin if l.strip()] or [0]))')
+check $([ "$lost" -ge 100 ]; echo $?) \
+	"step 3: a loss entry reports the entries the journal refused" \
+	"total reported: $lost"
+
+exec 3>&-
+kill -TERM "$daemon_pid"
+wait "$daemon_pid"
+rc=$?
+daemon_pid=
+check $rc "SIGTERM: uaccessd exits 0" "rc $rc: $(tail -n 3 "$tmp/b.err")"
+n=$(jcount "$health_id" UACCESS_DAEMON_STATE=stopping)
+check $((n != 1)) "SIGTERM: one 'stopping' health entry" "got $n"
