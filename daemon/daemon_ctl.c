@@ -203,7 +203,7 @@ static int ctl_reset(void *ctx, const struct uk_ctl_request *req,
 	if (r < 0)
 		return r;
 	uk_agg_reset(d->pipe.agg);
-	uk_pipeline_kernel_reset(&d->pipe);
+	uk_pipeline_kernel_reset(&d->pipe, &old);
 	uk_source_resync(d);
 	uk_json_key(j, "kernel_before");
 	uk_json_object_begin(j);

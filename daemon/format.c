@@ -49,6 +49,9 @@ size_t uk_field_format(const struct uk_field *f, const void *obj,
 	case UK_FT_STR:
 		n = snprintf(buf, len, "%.*s", (int)strnlen(p, f->len), p);
 		break;
+	default:
+		buf[0] = '\0';
+		return 0;
 	case UK_FT_ENUM:
 		memcpy(&u32, p, sizeof(u32));
 		name = uk_enum_name(f->names, u32);

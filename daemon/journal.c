@@ -171,23 +171,28 @@ int uk_journal_event(struct uk_journal *j, const struct uk_event *ev,
 
 	add_common(&e, UK_MSGID_EVENT, LOG_WARNING);
 	if (ev->present & (1ULL << UACCESS_KADDR_A_EVENT_PID))
-		snprintf(who, sizeof(who), " by %s[%" PRIu32 "]",
+		snprintf(who, sizeof(who), " by %.*s[%" PRIu32 "]",
+			 ev->comm[0] ?
+			 (int)strnlen(ev->comm, sizeof(ev->comm)) : 1,
 			 ev->comm[0] ? ev->comm : "?", ev->pid);
 	add(&e, "MESSAGE",
-	    "%s() %s kernel address 0x%016" PRIx64 " (%s, %s) at %s%s, %s context",
+	    "%s() %s kernel address 0x%016" PRIx64 " (%s, %s) at %.*s%s, %s context",
 	    name_or(UK_ENUM_HELPER, ev->helper, helper, sizeof(helper)),
 	    name_or(UK_ENUM_DIRECTION, ev->direction, dir, sizeof(dir)),
 	    ev->address,
 	    name_or(UK_ENUM_ADDR_CLASS, ev->addr_class, cls, sizeof(cls)),
 	    name_or(UK_ENUM_KIND, ev->kind, kind, sizeof(kind)),
+	    ev->site_symbol[0] ?
+	    (int)strnlen(ev->site_symbol, sizeof(ev->site_symbol)) : 1,
 	    ev->site_symbol[0] ? ev->site_symbol : "?", who,
 	    name_or(UK_ENUM_CONTEXT, ev->context, ctx, sizeof(ctx)));
 	add_fields(&e, uk_event_fields, ev);
 	for (i = 0; i < ev->nr_frames && i < UK_STACK_MAX; i++) {
-		int n = snprintf(stack + off, sizeof(stack) - off, "%s%s",
+		const char *sym = ev->frames[i].symbol;
+		int n = snprintf(stack + off, sizeof(stack) - off, "%s%.*s",
 				 i ? "\n" : "",
-				 ev->frames[i].symbol[0] ?
-				 ev->frames[i].symbol : "?");
+				 sym[0] ? (int)strnlen(sym, UK_SYMBOL_LEN) : 1,
+				 sym[0] ? sym : "?");
 
 		if (n < 0 || (size_t)n >= sizeof(stack) - off)
 			break;
@@ -229,14 +234,27 @@ int uk_journal_loss(struct uk_journal *j, enum uk_loss loss, uint64_t n,
 	struct entry e = {};
 
 	add_common(&e, UK_MSGID_LOSS, LOG_ERR);
-	add(&e, "MESSAGE", "lost %" PRIu64 " event%s: %s%s%s (total %" PRIu64 ")",
-	    n, n == 1 ? "" : "s", uk_loss_name(loss),
-	    detail && detail[0] ? ", " : "", detail ? detail : "", total);
+	/* The detail is cut, so that the counts below always fit. */
+	if (loss == UK_LOSS_EVICTED)
+		add(&e, "MESSAGE", "evicted %" PRIu64 " site%s from uaccessd's "
+		    "table (max_sites; total %" PRIu64 "): their counts are "
+		    "gone from uaccessd, the kernel keeps them", n,
+		    n == 1 ? "" : "s", total);
+	else if (loss == UK_LOSS_JOURNAL)
+		add(&e, "MESSAGE", "the journal refused %" PRIu64 " entr%s: "
+		    "%s%s%.256s (total %" PRIu64 ")", n, n == 1 ? "y" : "ies",
+		    uk_loss_name(loss), detail && detail[0] ? ", " : "",
+		    detail ? detail : "", total);
+	else
+		add(&e, "MESSAGE", "lost %" PRIu64 " event%s: %s%s%.256s "
+		    "(total %" PRIu64 ")", n, n == 1 ? "" : "s",
+		    uk_loss_name(loss), detail && detail[0] ? ", " : "",
+		    detail ? detail : "", total);
 	add(&e, "UACCESS_LOSS_REASON", "%s", uk_loss_name(loss));
 	add(&e, "UACCESS_LOSS_COUNT", "%" PRIu64, n);
 	add(&e, "UACCESS_LOSS_TOTAL", "%" PRIu64, total);
 	if (detail && detail[0])
-		add(&e, "UACCESS_LOSS_DETAIL", "%s", detail);
+		add(&e, "UACCESS_LOSS_DETAIL", "%.1024s", detail);
 	return send_entry(j, &e);
 }
 

@@ -43,7 +43,7 @@ void uk_journal_init(struct uk_journal *j);
 
 /*
  * Each returns 0 or the negative errno of the send; a failure is counted
- * in failed/failed_pending, and the next successful send is preceded by a
+ * in failed/failed_pending, and the next successful send is followed by a
  * loss entry reporting them.
  */
 int uk_journal_event(struct uk_journal *j, const struct uk_event *ev,

@@ -432,10 +432,11 @@ ssize_t uk_nl_events_recv(struct uk_nl *nl, void *buf, size_t len)
 
 	if (!nl->ev)
 		return -EBADF;
-	n = recv(nl_socket_get_fd(nl->ev), buf, len, MSG_DONTWAIT);
+	/* MSG_TRUNC: the real length, so a cut datagram is not taken whole. */
+	n = recv(nl_socket_get_fd(nl->ev), buf, len, MSG_DONTWAIT | MSG_TRUNC);
 	if (n < 0)
 		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
-	return n;
+	return (size_t)n > len ? -EMSGSIZE : n;
 }
 
 static int fcntl_nonblock(int fd)

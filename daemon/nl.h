@@ -50,7 +50,8 @@ int uk_nl_events_open(struct uk_nl *nl, int rcvbuf);
 /*
  * Read one datagram into @buf.  Returns its length, -EAGAIN when there is
  * none, -ENOBUFS when the kernel dropped messages because the receive
- * buffer was full (an overrun: the caller re-syncs), other -errno.
+ * buffer was full (an overrun: the caller re-syncs), -EMSGSIZE for a
+ * datagram larger than @len (dropped), other -errno.
  */
 ssize_t uk_nl_events_recv(struct uk_nl *nl, void *buf, size_t len);
 

@@ -8,18 +8,26 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
 #include <linux/netlink.h>
 
 #include "json.h"
+#include "nl.h"
 #include "pipeline.h"
 
 #define UK_LOSS_LOG_NS		(5 * UK_NSEC_PER_SEC)
 #define UK_SUMMARIES_PER_FLUSH	100
 
-static void agg_params(const struct uk_config *cfg, struct uk_agg_params *ap)
+/* -ERANGE for values the aggregator's 32-bit parameters cannot hold. */
+static int agg_params(const struct uk_config *cfg, struct uk_agg_params *ap)
 {
+	if (cfg->max_sites > UINT32_MAX || cfg->samples > UINT32_MAX ||
+	    cfg->site_burst > UINT32_MAX || cfg->global_rate > UINT32_MAX ||
+	    cfg->global_burst > UINT32_MAX ||
+	    cfg->site_interval_usec > UINT64_MAX / 1000)
+		return -ERANGE;
 	uk_agg_params_init(ap);
 	ap->max_sites = (uint32_t)cfg->max_sites;
 	ap->samples = (uint32_t)cfg->samples;
@@ -27,23 +35,36 @@ static void agg_params(const struct uk_config *cfg, struct uk_agg_params *ap)
 	ap->site_interval_ns = cfg->site_interval_usec * 1000;
 	ap->global_rate = (uint32_t)cfg->global_rate;
 	ap->global_burst = (uint32_t)cfg->global_burst;
+	return 0;
 }
 
 int uk_pipeline_init(struct uk_pipeline *p, const struct uk_config *cfg)
 {
 	struct uk_agg_params ap;
+	int r;
 
 	memset(p, 0, sizeof(*p));
 	uk_journal_init(&p->journal);
 	p->cfg = cfg;
-	agg_params(cfg, &ap);
-	return uk_agg_new(&ap, &p->agg);
+	p->missing = calloc(UK_MISSING_WINDOW, sizeof(*p->missing));
+	if (!p->missing)
+		return -ENOMEM;
+	r = agg_params(cfg, &ap);
+	if (r == 0)
+		r = uk_agg_new(&ap, &p->agg);
+	if (r < 0) {
+		free(p->missing);
+		p->missing = NULL;
+	}
+	return r;
 }
 
 void uk_pipeline_free(struct uk_pipeline *p)
 {
 	uk_agg_free(p->agg);
 	p->agg = NULL;
+	free(p->missing);
+	p->missing = NULL;
 }
 
 int uk_pipeline_set_config(struct uk_pipeline *p, const struct uk_config *cfg)
@@ -51,88 +72,179 @@ int uk_pipeline_set_config(struct uk_pipeline *p, const struct uk_config *cfg)
 	struct uk_agg_params ap;
 	int r;
 
-	agg_params(cfg, &ap);
-	r = uk_agg_set_params(p->agg, &ap);
+	r = agg_params(cfg, &ap);
+	if (r == 0)
+		r = uk_agg_set_params(p->agg, &ap);
 	if (r == 0)
 		p->cfg = cfg;
 	return r;
 }
 
+static uint64_t sat_sub(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
 /*
  * Every missing sequence number is one lost event, named once: a message
  * that did not parse left its number missing, and the kernel numbers the
- * events it drops; what neither explains is a plain gap.  Kernel drops
- * count as soon as get-status shows them, even before a later event
- * reveals their gap.
+ * events it drops; of what neither explains, the gaps after an overrun
+ * are the overrun's and the rest are plain gaps.  Kernel drops count as
+ * soon as get-status shows them, even before a later event reveals their
+ * gap.
  */
 static void update_loss(struct uk_pipeline *p)
 {
-	uint64_t kernel = p->kernel_dropped - p->kernel_dropped_base;
-	uint64_t gap = p->gap_events;
+	uint64_t kernel = p->kernel_dropped_acc +
+			  sat_sub(p->kernel_dropped, p->kernel_dropped_base);
+	uint64_t unexplained = sat_sub(p->gap_events + p->overrun_events,
+				       p->malformed_noseq + kernel);
+	uint64_t overrun = unexplained < p->overrun_events ?
+			   unexplained : p->overrun_events;
 
 	p->loss[UK_LOSS_MALFORMED] = p->malformed;
-	gap = gap > p->malformed_noseq ? gap - p->malformed_noseq : 0;
 	p->loss[UK_LOSS_KERNEL_DROPPED] = kernel;
-	p->loss[UK_LOSS_SEQ_GAP] = gap > kernel ? gap - kernel : 0;
-	p->loss[UK_LOSS_OVERRUN] = p->overrun_events;
+	p->loss[UK_LOSS_OVERRUN] = overrun;
+	p->loss[UK_LOSS_SEQ_GAP] = unexplained - overrun;
+	p->loss[UK_LOSS_SITE_OVERFLOW] = p->kernel_overflow_acc +
+		sat_sub(p->kernel_overflow, p->kernel_overflow_base);
 }
 
-/* Write the loss of @reason not yet reported; 0 when nothing was due. */
-static int report_loss(struct uk_pipeline *p, enum uk_loss reason,
-		       const char *detail)
+static int write_loss(struct uk_pipeline *p, enum uk_loss reason, uint64_t n,
+		      const char *detail)
 {
-	uint64_t n;
 	int r;
 
-	update_loss(p);
-	/* A gap later explained by a kernel drop is not reported twice. */
-	if (p->loss[reason] <= p->loss_reported[reason])
+	if (!n)
 		return 0;
-	n = p->loss[reason] - p->loss_reported[reason];
-	r = uk_journal_loss(&p->journal, reason, n, p->loss[reason], detail);
+	r = uk_journal_loss(&p->journal, reason, n,
+			    p->loss_reported[reason] + n, detail);
 	if (r == 0)
-		p->loss_reported[reason] = p->loss[reason];
+		p->loss_reported[reason] += n;
 	return r;
 }
 
-/* Report now unless this reason was reported less than 5 s ago. */
-static void loss_now(struct uk_pipeline *p, enum uk_loss reason,
-		     const char *detail, uint64_t now_ns)
+/*
+ * The gap family (kernel drops, overruns, plain gaps) is reported as one:
+ * a gap first written as a plain gap and later explained by a kernel drop
+ * is not written again, and what is written adds up to the events lost.
+ * Returns whether an entry was due.
+ */
+static bool report_gaps(struct uk_pipeline *p)
 {
-	if (p->loss_logged_ns[reason] &&
-	    now_ns - p->loss_logged_ns[reason] < UK_LOSS_LOG_NS)
+	static const enum uk_loss order[] = {
+		UK_LOSS_KERNEL_DROPPED, UK_LOSS_OVERRUN, UK_LOSS_SEQ_GAP,
+	};
+	uint64_t total = 0, done = 0, left, d;
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		total += p->loss[order[i]];
+		done += p->loss_reported[order[i]];
+	}
+	if (total <= done)
+		return false;
+	left = total - done;
+	for (i = 0; i < 3 && left; i++) {
+		d = sat_sub(p->loss[order[i]], p->loss_reported[order[i]]);
+		if (d > left)
+			d = left;
+		write_loss(p, order[i], d, order[i] == UK_LOSS_KERNEL_DROPPED ?
+			   NULL : p->last_gap);
+		left -= d;
+	}
+	return true;
+}
+
+static bool report_other(struct uk_pipeline *p, enum uk_loss reason,
+			 const char *detail)
+{
+	if (p->loss[reason] <= p->loss_reported[reason])
+		return false;
+	write_loss(p, reason, p->loss[reason] - p->loss_reported[reason],
+		   detail);
+	return true;
+}
+
+/* Malformed messages: now, unless reported less than 5 s ago. */
+static void malformed_now(struct uk_pipeline *p, uint64_t now_ns)
+{
+	uint64_t *last = &p->loss_logged_ns[UK_LOSS_MALFORMED];
+
+	update_loss(p);
+	if (*last && now_ns - *last < UK_LOSS_LOG_NS)
 		return;
-	p->loss_logged_ns[reason] = now_ns;
-	report_loss(p, reason, detail);
+	if (report_other(p, UK_LOSS_MALFORMED, p->last_malformed))
+		*last = now_ns;
+}
+
+void uk_pipeline_tick(struct uk_pipeline *p, uint64_t now_ns)
+{
+	uint64_t *last = &p->loss_logged_ns[UK_LOSS_SEQ_GAP];
+
+	update_loss(p);
+	if (p->gap_seen_ns && now_ns - p->gap_seen_ns < UK_GAP_GRACE_NS)
+		return;
+	if (*last && now_ns - *last < UK_LOSS_LOG_NS)
+		return;
+	if (report_gaps(p))
+		*last = now_ns;
+}
+
+/* Remember @seq as missing, so that a late arrival can take it back. */
+static void mark_missing(struct uk_pipeline *p, uint64_t seq, bool overrun)
+{
+	p->missing[seq % UK_MISSING_WINDOW] = (seq + 1) |
+					      (overrun ? 1ULL << 63 : 0);
 }
 
 static void check_seq(struct uk_pipeline *p, uint64_t seq, uint64_t now_ns)
 {
-	enum uk_loss reason;
-	uint64_t gap;
-	char detail[96];
+	uint64_t gap, s, *slot;
+	bool overrun;
 
 	if (p->have_seq && seq <= p->last_seq) {
-		p->late++;
+		slot = &p->missing[seq % UK_MISSING_WINDOW];
+		if ((*slot & ~(1ULL << 63)) != seq + 1) {
+			p->late++;
+			return;
+		}
+		/* Counted missing a moment ago: it was only late. */
+		if (*slot >> 63)
+			p->overrun_events--;
+		else
+			p->gap_events--;
+		*slot = 0;
+		p->recovered++;
 		return;
 	}
 	if (p->have_seq && seq > p->last_seq + 1) {
 		gap = seq - p->last_seq - 1;
-		if (p->overrun_pending) {
-			reason = UK_LOSS_OVERRUN;
+		overrun = p->overrun_pending;
+		if (overrun)
 			p->overrun_events += gap;
-		} else {
-			reason = UK_LOSS_SEQ_GAP;
+		else
 			p->gap_events += gap;
-		}
-		snprintf(detail, sizeof(detail),
+		s = gap > UK_MISSING_WINDOW ? seq - UK_MISSING_WINDOW :
+		    p->last_seq + 1;
+		for (; s < seq; s++)
+			mark_missing(p, s, overrun);
+		p->gap_seen_ns = now_ns;
+		snprintf(p->last_gap, sizeof(p->last_gap),
 			 "sequence %" PRIu64 " followed %" PRIu64, seq,
 			 p->last_seq);
-		loss_now(p, reason, detail, now_ns);
 	}
 	p->overrun_pending = false;
 	p->have_seq = true;
 	p->last_seq = seq;
+}
+
+static void malformed(struct uk_pipeline *p, bool noseq, uint64_t now_ns)
+{
+	p->malformed++;
+	if (noseq)
+		p->malformed_noseq++;
+	malformed_now(p, now_ns);
 }
 
 static void message(struct uk_pipeline *p, const struct nlmsghdr *nlh,
@@ -140,7 +252,7 @@ static void message(struct uk_pipeline *p, const struct nlmsghdr *nlh,
 {
 	const struct uk_agg_site *site;
 	struct uk_event ev;
-	bool forward, ignored;
+	bool forward;
 	char why[160];
 	int r;
 
@@ -151,31 +263,32 @@ static void message(struct uk_pipeline *p, const struct nlmsghdr *nlh,
 	p->messages++;
 	r = uk_event_parse(nlh, len, &ev, why, sizeof(why));
 	if (r < 0) {
-		p->malformed++;
+		snprintf(p->last_malformed, sizeof(p->last_malformed), "%s", why);
 		/* Its number, if that much was readable, is no gap. */
 		if (ev.present & (1ULL << UACCESS_KADDR_A_EVENT_SEQ))
 			check_seq(p, ev.seq, now_ns);
-		else
-			p->malformed_noseq++;
-		snprintf(p->last_malformed, sizeof(p->last_malformed), "%s", why);
-		loss_now(p, UK_LOSS_MALFORMED, why, now_ns);
+		malformed(p, !(ev.present & (1ULL << UACCESS_KADDR_A_EVENT_SEQ)),
+			  now_ns);
 		return;
 	}
 	p->events++;
 	check_seq(p, ev.seq, now_ns);
 
-	ignored = uk_config_ignored(p->cfg, ev.site_symbol);
+	/*
+	 * Ignored sites are counted (here and in the kernel's totals, which
+	 * the next re-sync brings), not aggregated: they must not use up
+	 * the journal's budget nor get suppressed summaries.
+	 */
+	if (uk_config_ignored(p->cfg, ev.site_symbol)) {
+		p->ignored++;
+		return;
+	}
 	r = uk_agg_add_event(p->agg, &ev, now_ns, &site, &forward);
 	if (r < 0) {
-		p->malformed++;
 		snprintf(p->last_malformed, sizeof(p->last_malformed),
 			 "event %" PRIu64 " not aggregated: %s", ev.seq,
 			 strerror(-r));
-		loss_now(p, UK_LOSS_MALFORMED, p->last_malformed, now_ns);
-		return;
-	}
-	if (ignored) {
-		p->ignored++;
+		malformed(p, false, now_ns);
 		return;
 	}
 	if (!forward)
@@ -195,24 +308,39 @@ void uk_pipeline_datagram(struct uk_pipeline *p, const void *buf, size_t len,
 	p->datagrams++;
 	while (left >= sizeof(*nlh)) {
 		if (nlh->nlmsg_len < sizeof(*nlh) || nlh->nlmsg_len > left) {
-			p->malformed++;
-			p->malformed_noseq++;
 			snprintf(p->last_malformed, sizeof(p->last_malformed),
 				 "datagram of %zu bytes: message length %" PRIu32
 				 " at offset %zu", len, nlh->nlmsg_len,
 				 len - left);
-			loss_now(p, UK_LOSS_MALFORMED, p->last_malformed,
-				 now_ns);
+			malformed(p, true, now_ns);
+			left = 0;
 			break;
 		}
 		message(p, nlh, nlh->nlmsg_len, now_ns);
-		if (NLMSG_ALIGN(nlh->nlmsg_len) >= left)
+		if (NLMSG_ALIGN(nlh->nlmsg_len) >= left) {
+			left = 0;
 			break;
+		}
 		left -= NLMSG_ALIGN(nlh->nlmsg_len);
 		nlh = (const struct nlmsghdr *)((const char *)nlh +
 						NLMSG_ALIGN(nlh->nlmsg_len));
 	}
-	update_loss(p);
+	/* Bytes too few for a header: a message cut short. */
+	if (left) {
+		snprintf(p->last_malformed, sizeof(p->last_malformed),
+			 "datagram of %zu bytes: %zu stray bytes at offset %zu",
+			 len, left, len - left);
+		malformed(p, true, now_ns);
+	}
+	uk_pipeline_tick(p, now_ns);
+}
+
+void uk_pipeline_oversized(struct uk_pipeline *p, uint64_t now_ns)
+{
+	p->datagrams++;
+	snprintf(p->last_malformed, sizeof(p->last_malformed),
+		 "datagram larger than the %d-byte receive buffer", UK_NL_BUFSIZE);
+	malformed(p, true, now_ns);
 }
 
 void uk_pipeline_overrun(struct uk_pipeline *p)
@@ -230,24 +358,33 @@ void uk_pipeline_kernel_status(struct uk_pipeline *p,
 			       const struct uk_status *st)
 {
 	if (!p->have_kernel) {
+		/* What the counters held before us is not ours to report. */
 		p->have_kernel = true;
 		p->kernel_dropped_base = st->dropped;
 		p->kernel_overflow_base = st->sites_overflow;
+		p->kernel_dropped = st->dropped;
+		p->kernel_overflow = st->sites_overflow;
 		if (!p->have_seq) {
 			p->have_seq = true;
 			p->last_seq = st->last_seq;
 		}
 	}
-	/* A reset of the kernel counters shows as a drop: a new baseline. */
-	if (st->dropped < p->kernel_dropped ||
-	    st->sites_overflow < p->kernel_overflow) {
-		p->kernel_dropped_base = st->dropped;
-		p->kernel_overflow_base = st->sites_overflow;
+	/*
+	 * A counter that went down was reset by someone else: keep what was
+	 * counted so far, count from zero again.
+	 */
+	if (st->dropped < p->kernel_dropped) {
+		p->kernel_dropped_acc += sat_sub(p->kernel_dropped,
+						 p->kernel_dropped_base);
+		p->kernel_dropped_base = 0;
+	}
+	if (st->sites_overflow < p->kernel_overflow) {
+		p->kernel_overflow_acc += sat_sub(p->kernel_overflow,
+						  p->kernel_overflow_base);
+		p->kernel_overflow_base = 0;
 	}
 	p->kernel_dropped = st->dropped;
 	p->kernel_overflow = st->sites_overflow;
-	p->loss[UK_LOSS_SITE_OVERFLOW] = st->sites_overflow -
-					 p->kernel_overflow_base;
 	update_loss(p);
 }
 
@@ -256,11 +393,20 @@ void uk_pipeline_sync_site(struct uk_pipeline *p, const struct uk_site *s)
 	uk_agg_sync_site(p->agg, s, NULL);
 }
 
-void uk_pipeline_kernel_reset(struct uk_pipeline *p)
+void uk_pipeline_kernel_reset(struct uk_pipeline *p,
+			      const struct uk_status *old)
 {
-	p->have_kernel = false;
+	if (p->have_kernel) {
+		p->kernel_dropped_acc += sat_sub(old->dropped,
+						 p->kernel_dropped_base);
+		p->kernel_overflow_acc += sat_sub(old->sites_overflow,
+						  p->kernel_overflow_base);
+	}
+	p->kernel_dropped_base = 0;
+	p->kernel_overflow_base = 0;
 	p->kernel_dropped = 0;
 	p->kernel_overflow = 0;
+	update_loss(p);
 }
 
 struct summary_walk {
@@ -286,7 +432,6 @@ void uk_pipeline_flush(struct uk_pipeline *p)
 {
 	struct summary_walk w = { p, UK_SUMMARIES_PER_FLUSH };
 	struct uk_agg_stats st;
-	enum uk_loss r;
 
 	uk_agg_take_summaries(p->agg, summary_cb, &w);
 	uk_agg_get_stats(p->agg, &st);
@@ -296,14 +441,12 @@ void uk_pipeline_flush(struct uk_pipeline *p)
 				  0, 0, 0, st.evicted_pending - p->evicted_summarized,
 				  st.evicted_pending) == 0)
 		p->evicted_summarized = st.evicted_pending;
-	if (st.evicted > p->loss[UK_LOSS_EVICTED])
-		p->loss[UK_LOSS_EVICTED] = st.evicted;
-	for (r = 0; r < UK_LOSS_NR; r++) {
-		if (r == UK_LOSS_JOURNAL)
-			continue;	/* the journal reports its own */
-		report_loss(p, r, r == UK_LOSS_MALFORMED ?
-			    p->last_malformed : NULL);
-	}
+	p->loss[UK_LOSS_EVICTED] = st.evicted;
+	update_loss(p);
+	report_gaps(p);
+	report_other(p, UK_LOSS_MALFORMED, p->last_malformed);
+	report_other(p, UK_LOSS_SITE_OVERFLOW, NULL);
+	report_other(p, UK_LOSS_EVICTED, NULL);
 }
 
 /*
@@ -332,6 +475,7 @@ void uk_pipeline_json(const struct uk_pipeline *p, struct uk_json *j)
 	uk_json_kv_u64(j, "suppressed_global", st.suppressed_global);
 	uk_json_kv_u64(j, "ignored", p->ignored);
 	uk_json_kv_u64(j, "late", p->late);
+	uk_json_kv_u64(j, "recovered", p->recovered);
 	uk_json_kv_u64(j, "other_messages", p->other);
 	uk_json_kv_u64(j, "overruns", p->overruns);
 	uk_json_kv_u64(j, "resyncs", p->resyncs);

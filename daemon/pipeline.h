@@ -16,6 +16,9 @@
 
 struct uk_json;
 
+#define UK_MISSING_WINDOW	4096
+#define UK_GAP_GRACE_NS		1000000000ULL
+
 struct uk_pipeline {
 	struct uk_agg *agg;
 	struct uk_journal journal;
@@ -31,7 +34,8 @@ struct uk_pipeline {
 	uint64_t other;			/* messages of other types, skipped */
 	uint64_t overruns;		/* ENOBUFS on the socket */
 	uint64_t resyncs;
-	uint64_t late;			/* events with a seq already passed */
+	uint64_t late;			/* duplicates, or older than the window */
+	uint64_t recovered;		/* arrived after their gap was counted */
 	uint64_t evicted_summarized;	/* of the agg's evicted_pending */
 
 	/*
@@ -43,6 +47,10 @@ struct uk_pipeline {
 	uint64_t overrun_events;
 	uint64_t malformed;
 	uint64_t malformed_noseq;	/* of which left their number missing */
+	uint64_t gap_seen_ns;		/* last gap, for the grace period */
+	char last_gap[64];		/* "sequence 5 followed 2" */
+	/* numbers counted missing, by seq % UK_MISSING_WINDOW: seq + 1 */
+	uint64_t *missing;
 
 	/* loss by reason, events (overruns counts occasions, above) */
 	uint64_t loss[UK_LOSS_NR];
@@ -53,12 +61,17 @@ struct uk_pipeline {
 	uint64_t last_seq;
 	bool overrun_pending;		/* the next gap is the overrun's */
 
-	/* the kernel's counters as last read (get-status) */
+	/*
+	 * The kernel's counters as last read (get-status), and what they
+	 * held before this daemon's time (base) or before a reset (acc).
+	 */
 	bool have_kernel;
 	uint64_t kernel_dropped;
 	uint64_t kernel_overflow;
-	uint64_t kernel_dropped_base;	/* at start: not ours to report */
+	uint64_t kernel_dropped_base;
 	uint64_t kernel_overflow_base;
+	uint64_t kernel_dropped_acc;
+	uint64_t kernel_overflow_acc;
 
 	uint64_t loss_logged_ns[UK_LOSS_NR];	/* last loss entry, by reason */
 	char last_malformed[160];
@@ -72,6 +85,8 @@ int uk_pipeline_set_config(struct uk_pipeline *p, const struct uk_config *cfg);
 /* One datagram of the events socket; @now_ns is CLOCK_MONOTONIC. */
 void uk_pipeline_datagram(struct uk_pipeline *p, const void *buf, size_t len,
 			  uint64_t now_ns);
+/* A datagram too large for the receive buffer: one malformed message. */
+void uk_pipeline_oversized(struct uk_pipeline *p, uint64_t now_ns);
 /* The socket overflowed (ENOBUFS): counted, logged; the caller re-syncs. */
 void uk_pipeline_overrun(struct uk_pipeline *p);
 /*
@@ -83,8 +98,18 @@ void uk_pipeline_kernel_status(struct uk_pipeline *p,
 			       const struct uk_status *st);
 /* One dump-sites reply of a re-sync. */
 void uk_pipeline_sync_site(struct uk_pipeline *p, const struct uk_site *s);
-/* The kernel counters were reset (uaccessctl reset): new baseline. */
-void uk_pipeline_kernel_reset(struct uk_pipeline *p);
+/*
+ * The kernel counters were reset through this daemon; @old holds them as
+ * the reset returned them, so that no loss counted so far goes.
+ */
+void uk_pipeline_kernel_reset(struct uk_pipeline *p,
+			      const struct uk_status *old);
+/*
+ * Writes the loss entries that are due: called at every datagram and
+ * every couple of seconds.  A gap waits UK_GAP_GRACE_NS for its events to
+ * arrive late (the kernel drains its per-CPU queues in batches).
+ */
+void uk_pipeline_tick(struct uk_pipeline *p, uint64_t now_ns);
 /*
  * Writes the pending "N more occurrences suppressed" summaries and the
  * loss entries not yet written.

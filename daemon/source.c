@@ -70,6 +70,10 @@ void uk_source_drain(struct uk_daemon *d)
 						    SD_EVENT_ONESHOT);
 			continue;
 		}
+		if (n == -EMSGSIZE) {
+			uk_pipeline_oversized(&d->pipe, uk_now_ns());
+			continue;
+		}
 		if (n < 0) {
 			snprintf(d->last_error, sizeof(d->last_error),
 				 "events socket: %s", strerror((int)-n));
@@ -138,6 +142,7 @@ static void schedule_retry(struct uk_daemon *d)
 /* Subscribe, or wait: for the controller (no family) or a retry. */
 static void try_subscribe(struct uk_daemon *d)
 {
+	char why[sizeof(d->last_error)];
 	int r = subscribe(d);
 
 	if (r == 0)
@@ -154,12 +159,16 @@ static void try_subscribe(struct uk_daemon *d)
 			 "kernel lacks uaccess_kaddr support");
 		return;
 	}
-	snprintf(d->last_error, sizeof(d->last_error),
-		 "cannot subscribe to the kernel's events: %s",
+	snprintf(why, sizeof(why), "cannot subscribe to the kernel's events: %s",
 		 r == -EPERM ? "permission denied (needs CAP_SYS_ADMIN)" :
 		 strerror(-r));
-	uk_journal_health(&d->pipe.journal, LOG_ERR, "subscribe-failed",
-			  "%s; retrying", d->last_error);
+	/* Once per cause, not at every retry. */
+	if (strcmp(why, d->last_error)) {
+		snprintf(d->last_error, sizeof(d->last_error), "%s", why);
+		uk_journal_health(&d->pipe.journal, LOG_ERR, "subscribe-failed",
+				  "%s; retrying every %llu s", why,
+				  UK_RETRY_USEC / 1000000);
+	}
 	d->state = UK_STATE_WAITING;
 	schedule_retry(d);
 }

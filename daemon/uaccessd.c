@@ -165,6 +165,7 @@ static int on_status(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	struct uk_daemon *d = userdata;
 
+	uk_pipeline_tick(&d->pipe, uk_now_ns());
 	sd_notifyf(0, "STATUS=%s: %" PRIu64 " events, %" PRIu64
 		   " journaled, %" PRIu64 " lost, %" PRIu64 " overruns",
 		   uk_daemon_state_name(d->state), d->pipe.events,

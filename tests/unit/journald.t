@@ -124,6 +124,33 @@ x=$(jctl -x -n 1 MESSAGE_ID="$loss_id")
 echo "$x" | grep -q "Subject: uaccessd lost kernel-address events"
 check $? "journalctl -x shows the catalog text of a loss entry" "$(echo "$x" | head -n 3)"
 
+# Without the kernel family (the host kernel has none): uaccessd says so
+# once and waits for the controller to announce it, neither exiting nor
+# spinning.
+"$bin/uaccessd" -c /dev/null -s "$tmp/ctl-w" 2>"$tmp/w.err" &
+wpid=$!
+state=
+for _ in $(seq 100); do
+	state=$(python3 "$top/tests/lib/ukctl.py" "$tmp/ctl-w" '{"cmd":"status"}' 2>/dev/null |
+		python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["daemon"]["state"], d["kernel"]["available"])' 2>/dev/null)
+	[ -n "$state" ] && break
+	sleep 0.05
+done
+sleep 2
+cpu=$(awk '{ print $14 + $15 }' "/proc/$wpid/stat" 2>/dev/null)
+kill -0 "$wpid" 2>/dev/null
+alive=$?
+check $([ "$state" = "waiting-for-kernel False" ] && [ "$alive" = 0 ]; echo $?) \
+	"no kernel family: uaccessd keeps running, waiting for it" \
+	"state, kernel available: '$state', alive: $alive, $(cat "$tmp/w.err")"
+check $([ "${cpu:-999}" -lt 50 ]; echo $?) \
+	"no kernel family: it waits without spinning (CPU ticks in 2 s: ${cpu:-?})"
+kill -TERM "$wpid"
+wait "$wpid"
+check $? "no kernel family: SIGTERM still exits 0"
+n=$(settle "$health_id" 0 >/dev/null; jcount "$health_id" UACCESS_DAEMON_STATE=family-absent)
+check $([ "$n" = 1 ]; echo $?) "no kernel family: said once in the journal, at WARNING" "got $n entries"
+
 # 2. journald stopped mid-run: three steps of 100 events through a FIFO,
 # journald down during the second.
 cat >"$tmp/b.conf" <<EOF
@@ -191,11 +218,39 @@ check $([ "$lost" -ge 100 ]; echo $?) \
 	"step 3: a loss entry reports the entries the journal refused" \
 	"total reported: $lost"
 
+# SIGHUP: a bad file is refused and the old configuration stays; a good
+# one is taken.
+cfgval() {
+	status | python3 -c "import json,sys; print(json.load(sys.stdin)['daemon']['config']['$1'])"
+}
+reloads() {
+	echo "$(field reloads) $(field reload_failures)"
+}
+cp "$tmp/b.conf" "$tmp/b.good"
+echo "site_burst = many" >>"$tmp/b.conf"
+kill -HUP "$daemon_pid"
+for _ in $(seq 50); do [ "$(reloads)" = "0 1" ] && break; sleep 0.05; done
+got="$(reloads) $(cfgval site_burst)"
+check $([ "$got" = "0 1 10000" ]; echo $?) \
+	"SIGHUP with a bad line: refused, the old configuration stays" \
+	"reloads, failures, site_burst: $got"
+n=$(settle "$health_id" 0 >/dev/null; jcount "$health_id" UACCESS_DAEMON_STATE=reload-failed)
+msg=$(jctl -o cat MESSAGE_ID="$health_id" UACCESS_DAEMON_STATE=reload-failed | tail -n 1)
+check $([ "$n" = 1 ] && echo "$msg" | grep -q "b.conf:5: "; echo $?) \
+	"SIGHUP with a bad line: an ERR entry names the file and line" "$n entries: $msg"
+sed 's/site_burst = 10000/site_burst = 7/' "$tmp/b.good" >"$tmp/b.conf"
+kill -HUP "$daemon_pid"
+for _ in $(seq 50); do [ "$(reloads)" = "1 1" ] && break; sleep 0.05; done
+got="$(reloads) $(cfgval site_burst)"
+check $([ "$got" = "1 1 7" ]; echo $?) "SIGHUP with a good file: taken" \
+	"reloads, failures, site_burst: $got"
+
 exec 3>&-
 kill -TERM "$daemon_pid"
 wait "$daemon_pid"
 rc=$?
+bpid=$daemon_pid
 daemon_pid=
 check $rc "SIGTERM: uaccessd exits 0" "rc $rc: $(tail -n 3 "$tmp/b.err")"
-n=$(jcount "$health_id" UACCESS_DAEMON_STATE=stopping)
+n=$(jcount "$health_id" UACCESS_DAEMON_STATE=stopping _PID="$bpid")
 check $((n != 1)) "SIGTERM: one 'stopping' health entry" "got $n"

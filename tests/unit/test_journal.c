@@ -1,0 +1,878 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Journal entries of uaccessd (daemon/journal.c).  A recording sendv()
+ * replaces sd_journal_sendv(): it checks that every iovec is one valid
+ * KEY=value field, keeps each entry as key/value pairs and can be told to
+ * fail the next sends with a chosen errno.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "event.h"
+#include "journal.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define REC_ENTRIES	64
+#define REC_FIELDS	80
+#define REC_PLAN	16
+#define ALL_EVENT_ATTRS	(((1ULL << (UACCESS_KADDR_A_EVENT_MAX + 1)) - 1) & ~1ULL)
+
+/* ---- the recording sendv() ---- */
+
+struct rec_field {
+	char *key;
+	char *val;
+	size_t len;		/* of val, which may hold newlines */
+};
+
+struct rec_entry {
+	int n;
+	struct rec_field f[REC_FIELDS];
+};
+
+static struct {
+	struct rec_entry e[REC_ENTRIES];
+	int n;				/* entries of the sends that succeeded */
+	unsigned int calls;		/* sends, failed or not */
+	int plan[REC_PLAN];		/* results of the next sends */
+	int plan_n, plan_pos;
+	char bad[256];			/* first invalid entry seen */
+} rec;
+
+static void rec_reset(void)
+{
+	int i, k;
+
+	for (i = 0; i < rec.n; i++)
+		for (k = 0; k < rec.e[i].n; k++) {
+			free(rec.e[i].f[k].key);
+			free(rec.e[i].f[k].val);
+		}
+	memset(&rec, 0, sizeof(rec));
+}
+
+/* The next @n sends return @r (a negative errno, or 0). */
+static void rec_plan(int r, int n)
+{
+	while (n-- > 0) {
+		assert_true(rec.plan_n < REC_PLAN);
+		rec.plan[rec.plan_n++] = r;
+	}
+}
+
+/* journald's rule: [A-Z0-9_], not starting with '_' or a digit, <= 64. */
+static bool valid_key(const char *k, size_t n)
+{
+	size_t i;
+
+	if (!n || n > 64 || k[0] == '_' || (k[0] >= '0' && k[0] <= '9'))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((k[i] >= 'A' && k[i] <= 'Z') ||
+		      (k[i] >= '0' && k[i] <= '9') || k[i] == '_'))
+			return false;
+	return true;
+}
+
+static int rec_sendv(const struct iovec *iov, int n)
+{
+	struct rec_entry *e;
+	int i, r = 0;
+
+	rec.calls++;
+	if (rec.plan_pos < rec.plan_n)
+		r = rec.plan[rec.plan_pos++];
+	if (r < 0)
+		return r;
+	if (rec.n >= REC_ENTRIES || n > REC_FIELDS) {
+		snprintf(rec.bad, sizeof(rec.bad), "too many entries or fields");
+		return 0;
+	}
+	e = &rec.e[rec.n++];
+	for (i = 0; i < n; i++) {
+		const char *base = iov[i].iov_base;
+		const char *eq = memchr(base, '=', iov[i].iov_len);
+		size_t kn, vn;
+
+		if (!eq || !valid_key(base, (size_t)(eq - base))) {
+			if (!rec.bad[0])
+				snprintf(rec.bad, sizeof(rec.bad),
+					 "entry %d field %d: \"%.*s\" is not KEY=value",
+					 rec.n - 1, i, (int)iov[i].iov_len,
+					 base);
+			continue;
+		}
+		kn = (size_t)(eq - base);
+		vn = iov[i].iov_len - kn - 1;
+		if (memchr(eq + 1, '\0', vn) && !rec.bad[0])
+			snprintf(rec.bad, sizeof(rec.bad),
+				 "field %.*s holds a NUL byte", (int)kn, base);
+		e->f[e->n].key = strndup(base, kn);
+		e->f[e->n].val = malloc(vn + 1);
+		assert_non_null(e->f[e->n].key);
+		assert_non_null(e->f[e->n].val);
+		memcpy(e->f[e->n].val, eq + 1, vn);
+		e->f[e->n].val[vn] = '\0';
+		e->f[e->n].len = vn;
+		e->n++;
+	}
+	return 0;
+}
+
+static const struct rec_entry *entry(int i)
+{
+	if (i >= rec.n)
+		fail_msg("entry %d: only %d recorded", i, rec.n);
+	return &rec.e[i];
+}
+
+static int key_count(const struct rec_entry *e, const char *key)
+{
+	int i, c = 0;
+
+	for (i = 0; i < e->n; i++)
+		c += !strcmp(e->f[i].key, key);
+	return c;
+}
+
+/* The value of @key, NULL if absent; a repeated key fails. */
+static const char *val(const struct rec_entry *e, const char *key)
+{
+	int i, c = key_count(e, key);
+
+	if (c > 1)
+		fail_msg("field %s appears %d times", key, c);
+	for (i = 0; i < e->n; i++)
+		if (!strcmp(e->f[i].key, key))
+			return e->f[i].val;
+	return NULL;
+}
+
+static void assert_val(const struct rec_entry *e, const char *key,
+		       const char *want)
+{
+	const char *v = val(e, key);
+
+	if (!v)
+		fail_msg("field %s missing, expected \"%s\"", key, want);
+	if (strcmp(v, want))
+		fail_msg("field %s: expected \"%s\", got \"%s\"", key, want, v);
+}
+
+static void assert_no_field(const struct rec_entry *e, const char *key)
+{
+	const char *v = val(e, key);
+
+	if (v)
+		fail_msg("field %s: expected none, got \"%s\"", key, v);
+}
+
+static struct uk_journal *journal_new(void)
+{
+	static struct uk_journal j;
+
+	uk_journal_init(&j);
+	j.sendv = rec_sendv;
+	return &j;
+}
+
+static int setup(void **state)
+{
+	rec_reset();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char bad[sizeof(rec.bad)];
+
+	snprintf(bad, sizeof(bad), "%s", rec.bad);
+	rec_reset();
+	if (bad[0]) {
+		print_error("invalid journal entry: %s\n", bad);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- events ---- */
+
+static void fill_event(struct uk_event *ev, unsigned int nr_frames)
+{
+	unsigned int i;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->seq = 42;
+	ev->ts_boot = 123456789012ULL;
+	ev->ts_real = 1700000000123456789ULL;
+	ev->kind = UACCESS_KADDR_KIND_FAULT;
+	ev->helper = UACCESS_KADDR_HELPER_COPY_FROM_USER;
+	ev->direction = UACCESS_KADDR_DIRECTION_FROM_USER;
+	ev->addr_class = UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED;
+	ev->address = 0xffff888012345678ULL;
+	ev->size = 64;
+	ev->site_id = 7;
+	strcpy(ev->site_symbol, "vuln_ioctl+0x1c/0x80 [uk_test]");
+	ev->site_ip = 0xffffffffc0001234ULL;
+	ev->stack_hash = 0xbeef;
+	ev->pid = 1234;
+	ev->tgid = 1230;
+	strcpy(ev->comm, "poc");
+	ev->uid = 1000;
+	ev->syscall_nr = -1;
+	ev->cpu = 3;
+	ev->count = 5;
+	ev->suppressed = 2;
+	ev->context = UACCESS_KADDR_CONTEXT_TASK;
+	ev->nr_frames = nr_frames;
+	for (i = 0; i < nr_frames && i < UK_STACK_MAX; i++) {
+		ev->frames[i].ip = 0xffffffff81000000ULL + i * 0x100;
+		snprintf(ev->frames[i].symbol, sizeof(ev->frames[i].symbol),
+			 "frame_%u+0x%x/0x100", i, i * 4);
+	}
+	ev->present = ALL_EVENT_ATTRS;
+	if (!nr_frames)
+		ev->present &= ~(1ULL << UACCESS_KADDR_A_EVENT_STACK);
+}
+
+/* What fill_event() gives, field by field, as the journal shows it. */
+static const struct {
+	int attr;
+	const char *key;
+	const char *val;
+} event_want[] = {
+	{ UACCESS_KADDR_A_EVENT_SEQ, "UACCESS_SEQ", "42" },
+	{ UACCESS_KADDR_A_EVENT_TIMESTAMP_BOOT, "UACCESS_TS_BOOT",
+	  "123456789012" },
+	{ UACCESS_KADDR_A_EVENT_TIMESTAMP_REAL, "UACCESS_TS_REAL",
+	  "1700000000123456789" },
+	{ UACCESS_KADDR_A_EVENT_KIND, "UACCESS_KIND", "fault" },
+	{ UACCESS_KADDR_A_EVENT_HELPER, "UACCESS_HELPER", "__copy_from_user" },
+	{ UACCESS_KADDR_A_EVENT_DIRECTION, "UACCESS_DIRECTION", "from-user" },
+	{ UACCESS_KADDR_A_EVENT_ADDR_CLASS, "UACCESS_ADDR_CLASS",
+	  "kernel-mapped" },
+	{ UACCESS_KADDR_A_EVENT_ADDRESS, "UACCESS_ADDRESS",
+	  "0xffff888012345678" },
+	{ UACCESS_KADDR_A_EVENT_SIZE, "UACCESS_SIZE", "64" },
+	{ UACCESS_KADDR_A_EVENT_SITE_ID, "UACCESS_SITE_ID", "7" },
+	{ UACCESS_KADDR_A_EVENT_SITE_SYMBOL, "UACCESS_SITE_SYMBOL",
+	  "vuln_ioctl+0x1c/0x80 [uk_test]" },
+	{ UACCESS_KADDR_A_EVENT_SITE_IP, "UACCESS_SITE_IP",
+	  "0xffffffffc0001234" },
+	{ UACCESS_KADDR_A_EVENT_STACK_HASH, "UACCESS_STACK_HASH",
+	  "0x0000beef" },
+	{ UACCESS_KADDR_A_EVENT_PID, "UACCESS_PID", "1234" },
+	{ UACCESS_KADDR_A_EVENT_TGID, "UACCESS_TGID", "1230" },
+	{ UACCESS_KADDR_A_EVENT_COMM, "UACCESS_COMM", "poc" },
+	{ UACCESS_KADDR_A_EVENT_UID, "UACCESS_UID", "1000" },
+	{ UACCESS_KADDR_A_EVENT_SYSCALL_NR, "UACCESS_SYSCALL_NR", "-1" },
+	{ UACCESS_KADDR_A_EVENT_CPU, "UACCESS_CPU", "3" },
+	{ UACCESS_KADDR_A_EVENT_COUNT, "UACCESS_COUNT", "5" },
+	{ UACCESS_KADDR_A_EVENT_SUPPRESSED, "UACCESS_SUPPRESSED", "2" },
+	{ UACCESS_KADDR_A_EVENT_CONTEXT, "UACCESS_CONTEXT", "task" },
+};
+
+static const struct rec_entry *send_event(const struct uk_event *ev,
+					  uint64_t site_events)
+{
+	struct uk_journal *j = journal_new();
+	int before = rec.n;
+
+	assert_int_equal(uk_journal_event(j, ev, site_events), 0);
+	assert_int_equal(rec.n, before + 1);
+	assert_int_equal(j->sent, 1);
+	assert_int_equal(j->failed, 0);
+	return entry(before);
+}
+
+static void event_has_every_present_attribute_as_its_field(void **state)
+{
+	const struct rec_entry *e;
+	struct uk_event ev;
+	size_t i;
+
+	fill_event(&ev, 2);
+	e = send_event(&ev, 17);
+	for (i = 0; i < ARRAY_SIZE(event_want); i++)
+		assert_val(e, event_want[i].key, event_want[i].val);
+	assert_val(e, "MESSAGE_ID", UK_MSGID_EVENT);
+	assert_val(e, "PRIORITY", "4");
+	assert_val(e, "SYSLOG_IDENTIFIER", "uaccessd");
+	assert_val(e, "UACCESS_SITE_EVENTS", "17");
+	assert_val(e, "UACCESS_STACK_DEPTH", "2");
+	assert_non_null(val(e, "MESSAGE"));
+	assert_non_null(val(e, "UACCESS_STACK"));
+	/* 22 attributes, MESSAGE_ID PRIORITY SYSLOG_IDENTIFIER MESSAGE,
+	 * STACK STACK_DEPTH SITE_EVENTS: nothing else. */
+	assert_int_equal(e->n, ARRAY_SIZE(event_want) + 7);
+}
+
+/* The field table and the expectations above cover the same attributes. */
+static void every_event_field_of_the_table_is_expected(void **state)
+{
+	const struct uk_field *f;
+	size_t i, n = 0;
+
+	for (f = uk_event_fields; f->name; f++, n++) {
+		for (i = 0; i < ARRAY_SIZE(event_want); i++)
+			if (event_want[i].attr == f->attr)
+				break;
+		if (i == ARRAY_SIZE(event_want))
+			fail_msg("field %s has no expected journal text here",
+				 f->name);
+		assert_string_equal(f->journal, event_want[i].key);
+	}
+	assert_int_equal(n, ARRAY_SIZE(event_want));
+}
+
+static void absent_attributes_give_no_field(void **state)
+{
+	const struct rec_entry *e;
+	struct uk_event ev;
+	size_t i, k;
+
+	for (i = 0; i < ARRAY_SIZE(event_want); i++) {
+		rec_reset();
+		fill_event(&ev, 1);
+		ev.present &= ~(1ULL << event_want[i].attr);
+		e = send_event(&ev, 1);
+		for (k = 0; k < ARRAY_SIZE(event_want); k++) {
+			if (k == i)
+				assert_no_field(e, event_want[k].key);
+			else
+				assert_val(e, event_want[k].key,
+					   event_want[k].val);
+		}
+	}
+
+	/* Nothing present: only the daemon's own fields. */
+	rec_reset();
+	fill_event(&ev, 0);
+	ev.present = 0;
+	e = send_event(&ev, 3);
+	for (k = 0; k < ARRAY_SIZE(event_want); k++)
+		assert_no_field(e, event_want[k].key);
+	assert_no_field(e, "UACCESS_STACK");
+	assert_no_field(e, "UACCESS_STACK_DEPTH");
+	assert_val(e, "UACCESS_SITE_EVENTS", "3");
+	assert_int_equal(e->n, 5);
+}
+
+static void message_says_what_where_and_who(void **state)
+{
+	const struct rec_entry *e;
+	struct uk_event ev;
+
+	fill_event(&ev, 0);
+	e = send_event(&ev, 1);
+	assert_val(e, "MESSAGE",
+		   "__copy_from_user() from-user kernel address 0xffff888012345678 "
+		   "(kernel-mapped, fault) at vuln_ioctl+0x1c/0x80 [uk_test] "
+		   "by poc[1234], task context");
+
+	/* No task outside task context: no "by". */
+	rec_reset();
+	ev.present &= ~((1ULL << UACCESS_KADDR_A_EVENT_PID) |
+			(1ULL << UACCESS_KADDR_A_EVENT_TGID) |
+			(1ULL << UACCESS_KADDR_A_EVENT_COMM) |
+			(1ULL << UACCESS_KADDR_A_EVENT_UID));
+	ev.context = UACCESS_KADDR_CONTEXT_SOFTIRQ;
+	ev.helper = UACCESS_KADDR_HELPER_PUT_USER;
+	ev.direction = UACCESS_KADDR_DIRECTION_TO_USER;
+	ev.addr_class = UACCESS_KADDR_ADDR_CLASS_NONCANONICAL;
+	ev.kind = UACCESS_KADDR_KIND_GP;
+	ev.address = 0x10;
+	e = send_event(&ev, 1);
+	assert_val(e, "MESSAGE",
+		   "__put_user() to-user kernel address 0x0000000000000010 "
+		   "(noncanonical, gp) at vuln_ioctl+0x1c/0x80 [uk_test], "
+		   "softirq context");
+
+	/* Empty comm and symbol are shown as "?". */
+	rec_reset();
+	fill_event(&ev, 0);
+	ev.comm[0] = '\0';
+	ev.site_symbol[0] = '\0';
+	e = send_event(&ev, 1);
+	assert_val(e, "MESSAGE",
+		   "__copy_from_user() from-user kernel address 0xffff888012345678 "
+		   "(kernel-mapped, fault) at ? by ?[1234], task context");
+}
+
+static void unknown_enum_values_are_shown_as_numbers(void **state)
+{
+	const struct rec_entry *e;
+	struct uk_event ev;
+
+	fill_event(&ev, 0);
+	ev.kind = 77;
+	ev.helper = 200;
+	ev.direction = 9;
+	ev.addr_class = UINT32_MAX;
+	ev.context = 31;
+	e = send_event(&ev, 1);
+	assert_val(e, "UACCESS_KIND", "77");
+	assert_val(e, "UACCESS_HELPER", "200");
+	assert_val(e, "UACCESS_DIRECTION", "9");
+	assert_val(e, "UACCESS_ADDR_CLASS", "4294967295");
+	assert_val(e, "UACCESS_CONTEXT", "31");
+	assert_val(e, "MESSAGE",
+		   "200() 9 kernel address 0xffff888012345678 (4294967295, 77) "
+		   "at vuln_ioctl+0x1c/0x80 [uk_test] by poc[1234], 31 context");
+}
+
+static void stack_is_one_symbol_per_line_with_its_depth(void **state)
+{
+	const struct rec_entry *e;
+	struct uk_event ev;
+
+	fill_event(&ev, 3);
+	/* A frame without a symbol is shown as "?". */
+	ev.frames[1].symbol[0] = '\0';
+	e = send_event(&ev, 1);
+	assert_val(e, "UACCESS_STACK",
+		   "frame_0+0x0/0x100\n?\nframe_2+0x8/0x100");
+	assert_val(e, "UACCESS_STACK_DEPTH", "3");
+
+	rec_reset();
+	fill_event(&ev, 1);
+	e = send_event(&ev, 1);
+	assert_val(e, "UACCESS_STACK", "frame_0+0x0/0x100");
+	assert_val(e, "UACCESS_STACK_DEPTH", "1");
+}
+
+/* 16 frames of 127-character symbols, the largest stack: all of it. */
+static void largest_stack_and_symbols_are_sent_whole(void **state)
+{
+	char want[UK_STACK_MAX * UK_SYMBOL_LEN];
+	const struct rec_entry *e;
+	struct uk_event ev;
+	size_t off = 0;
+	unsigned int i;
+
+	fill_event(&ev, UK_STACK_MAX);
+	memset(ev.site_symbol, 'S', UK_SYMBOL_LEN - 1);
+	ev.site_symbol[UK_SYMBOL_LEN - 1] = '\0';
+	memset(ev.comm, 'c', UK_COMM_LEN - 1);
+	ev.comm[UK_COMM_LEN - 1] = '\0';
+	for (i = 0; i < UK_STACK_MAX; i++) {
+		memset(ev.frames[i].symbol, 'a' + i, UK_SYMBOL_LEN - 1);
+		ev.frames[i].symbol[UK_SYMBOL_LEN - 1] = '\0';
+		off += (size_t)sprintf(want + off, "%s%s", i ? "\n" : "",
+				       ev.frames[i].symbol);
+	}
+	e = send_event(&ev, 1);
+	assert_val(e, "UACCESS_STACK", want);
+	assert_val(e, "UACCESS_STACK_DEPTH", "16");
+	assert_val(e, "UACCESS_SITE_SYMBOL", ev.site_symbol);
+	assert_val(e, "UACCESS_COMM", ev.comm);
+	assert_non_null(strstr(val(e, "MESSAGE"), ev.site_symbol));
+}
+
+/*
+ * Strings without their NUL (not from the parser, which always ends
+ * them): cut at the end of their array, never read beyond it, and the
+ * entry is still sent.  The event sits in a buffer of 'Z's so that
+ * reading past it shows (ended by a NUL, so that an overread fails this
+ * test and does not abort the others under ASan).
+ */
+static void unterminated_strings_are_cut_and_the_entry_sent(void **state)
+{
+	char want_sym[UK_SYMBOL_LEN + 1], want_comm[UK_COMM_LEN + 1];
+	_Alignas(8) static unsigned char raw[sizeof(struct uk_event) + 64];
+	struct uk_event *ev;
+	const struct rec_entry *e;
+	const char *stack, *last;
+
+	memset(raw, 'Z', sizeof(raw));
+	raw[sizeof(raw) - 1] = '\0';
+	ev = (struct uk_event *)raw;
+	fill_event(ev, UK_STACK_MAX);
+	memset(ev->site_symbol, 'S', UK_SYMBOL_LEN);
+	ev->site_ip = 0x5a5a5a5a5a5a5a5aULL;
+	memset(ev->comm, 'c', UK_COMM_LEN);
+	ev->uid = 0x5a5a5a5a;
+	/* The last frame's symbol ends the struct. */
+	memset(ev->frames[UK_STACK_MAX - 1].symbol, 'f', UK_SYMBOL_LEN);
+	memset(want_sym, 'S', UK_SYMBOL_LEN);
+	want_sym[UK_SYMBOL_LEN] = '\0';
+	memset(want_comm, 'c', UK_COMM_LEN);
+	want_comm[UK_COMM_LEN] = '\0';
+
+	e = send_event(ev, 1);
+	assert_val(e, "UACCESS_SITE_SYMBOL", want_sym);
+	assert_val(e, "UACCESS_COMM", want_comm);
+	if (strchr(val(e, "MESSAGE"), 'Z'))
+		fail_msg("MESSAGE read beyond a string: \"%s\"",
+			 val(e, "MESSAGE"));
+	stack = val(e, "UACCESS_STACK");
+	assert_non_null(stack);
+	last = strrchr(stack, '\n');
+	assert_non_null(last);
+	if (strchr(stack, 'Z') || strlen(last + 1) > UK_SYMBOL_LEN)
+		fail_msg("UACCESS_STACK read beyond the last frame: \"%s\"",
+			 last + 1);
+}
+
+/* ---- the other entries ---- */
+
+static void suppressed_summary_entry(void **state)
+{
+	struct uk_journal *j = journal_new();
+	const struct rec_entry *e;
+
+	assert_int_equal(uk_journal_suppressed(j, "foo+0x1/0x2 [m]",
+					       0xffffffff81000040ULL,
+					       UACCESS_KADDR_KIND_PRECHECK,
+					       UACCESS_KADDR_HELPER_CLEAR_USER,
+					       12, 40), 0);
+	e = entry(0);
+	assert_val(e, "MESSAGE_ID", UK_MSGID_SUPPRESSED);
+	assert_val(e, "PRIORITY", "4");
+	assert_val(e, "SYSLOG_IDENTIFIER", "uaccessd");
+	assert_val(e, "MESSAGE",
+		   "12 more occurrences of foo+0x1/0x2 [m] suppressed (total 40)");
+	assert_val(e, "UACCESS_SITE_SYMBOL", "foo+0x1/0x2 [m]");
+	assert_val(e, "UACCESS_SITE_IP", "0xffffffff81000040");
+	assert_val(e, "UACCESS_KIND", "precheck");
+	assert_val(e, "UACCESS_HELPER", "__clear_user");
+	assert_val(e, "UACCESS_SUPPRESSED_COUNT", "12");
+	assert_val(e, "UACCESS_SUPPRESSED_TOTAL", "40");
+	assert_int_equal(j->sent, 1);
+}
+
+static void suppressed_summary_without_symbol_or_known_enums(void **state)
+{
+	struct uk_journal *j = journal_new();
+	const struct rec_entry *e;
+
+	assert_int_equal(uk_journal_suppressed(j, NULL, 0x40, 0, 99,
+					       UINT64_MAX, UINT64_MAX), 0);
+	assert_int_equal(uk_journal_suppressed(j, "", 0x40, 9, 0, 1, 1), 0);
+	e = entry(0);
+	assert_val(e, "MESSAGE",
+		   "18446744073709551615 more occurrences of ? suppressed "
+		   "(total 18446744073709551615)");
+	assert_val(e, "UACCESS_SITE_IP", "0x0000000000000040");
+	assert_val(e, "UACCESS_KIND", "0");
+	assert_val(e, "UACCESS_HELPER", "99");
+	e = entry(1);
+	assert_val(e, "MESSAGE", "1 more occurrences of ? suppressed (total 1)");
+	assert_val(e, "UACCESS_KIND", "9");
+}
+
+static void loss_entry_names_reason_count_total_and_detail(void **state)
+{
+	struct uk_journal *j = journal_new();
+	const struct rec_entry *e;
+
+	assert_int_equal(uk_journal_loss(j, UK_LOSS_SEQ_GAP, 1, 9,
+					 "sequence 5 followed 3"), 0);
+	assert_int_equal(uk_journal_loss(j, UK_LOSS_KERNEL_DROPPED, 2, 2,
+					 NULL), 0);
+	assert_int_equal(uk_journal_loss(j, UK_LOSS_MALFORMED, 3, 4, ""), 0);
+
+	e = entry(0);
+	assert_val(e, "MESSAGE_ID", UK_MSGID_LOSS);
+	assert_val(e, "PRIORITY", "3");
+	assert_val(e, "MESSAGE",
+		   "lost 1 event: sequence-gap, sequence 5 followed 3 (total 9)");
+	assert_val(e, "UACCESS_LOSS_REASON", "sequence-gap");
+	assert_val(e, "UACCESS_LOSS_COUNT", "1");
+	assert_val(e, "UACCESS_LOSS_TOTAL", "9");
+	assert_val(e, "UACCESS_LOSS_DETAIL", "sequence 5 followed 3");
+
+	e = entry(1);
+	assert_val(e, "MESSAGE", "lost 2 events: kernel-dropped (total 2)");
+	assert_val(e, "UACCESS_LOSS_REASON", "kernel-dropped");
+	assert_no_field(e, "UACCESS_LOSS_DETAIL");
+
+	e = entry(2);
+	assert_val(e, "MESSAGE", "lost 3 events: malformed-message (total 4)");
+	assert_no_field(e, "UACCESS_LOSS_DETAIL");
+}
+
+static void loss_reasons_have_fixed_names(void **state)
+{
+	static const char *const want[UK_LOSS_NR] = {
+		[UK_LOSS_KERNEL_DROPPED] = "kernel-dropped",
+		[UK_LOSS_SEQ_GAP] = "sequence-gap",
+		[UK_LOSS_OVERRUN] = "socket-overrun",
+		[UK_LOSS_MALFORMED] = "malformed-message",
+		[UK_LOSS_JOURNAL] = "journal-send-failed",
+		[UK_LOSS_EVICTED] = "site-evicted",
+		[UK_LOSS_SITE_OVERFLOW] = "kernel-site-table-full",
+	};
+	struct uk_journal *j = journal_new();
+	unsigned int r;
+
+	for (r = 0; r < UK_LOSS_NR; r++) {
+		assert_string_equal(uk_loss_name(r), want[r]);
+		assert_int_equal(uk_journal_loss(j, r, 1, 1, NULL), 0);
+		assert_val(entry((int)r), "UACCESS_LOSS_REASON", want[r]);
+	}
+	assert_string_equal(uk_loss_name(UK_LOSS_NR), "unknown");
+	assert_string_equal(uk_loss_name((enum uk_loss)1000), "unknown");
+	assert_int_equal(uk_journal_loss(j, (enum uk_loss)1000, 1, 1, NULL), 0);
+	assert_val(entry(UK_LOSS_NR), "UACCESS_LOSS_REASON", "unknown");
+}
+
+/* A huge detail must not push out the fields that carry the numbers. */
+static void overlong_loss_detail_is_cut_and_the_counts_kept(void **state)
+{
+	struct uk_journal *j = journal_new();
+	const struct rec_entry *e;
+	size_t n = 40000;
+	char *detail = malloc(n + 1);
+
+	assert_non_null(detail);
+	memset(detail, 'd', n);
+	detail[n] = '\0';
+	assert_int_equal(uk_journal_loss(j, UK_LOSS_MALFORMED, 5, 6, detail),
+			 0);
+	free(detail);
+	e = entry(0);
+	assert_val(e, "MESSAGE_ID", UK_MSGID_LOSS);
+	assert_val(e, "PRIORITY", "3");
+	assert_non_null(val(e, "MESSAGE"));
+	assert_true(strncmp(val(e, "MESSAGE"), "lost 5 events: ", 15) == 0);
+	assert_val(e, "UACCESS_LOSS_REASON", "malformed-message");
+	assert_val(e, "UACCESS_LOSS_COUNT", "5");
+	assert_val(e, "UACCESS_LOSS_TOTAL", "6");
+}
+
+static void health_entry_has_the_given_priority_and_state(void **state)
+{
+	struct uk_journal *j = journal_new();
+	const struct rec_entry *e;
+
+	assert_int_equal(uk_journal_health(j, LOG_INFO, "reloaded",
+					   "configuration reloaded from %s (%d)",
+					   "/etc/uaccessd.conf", 3), 0);
+	assert_int_equal(uk_journal_health(j, LOG_ERR, "overrun", "%s",
+					   "buffer overrun"), 0);
+	e = entry(0);
+	assert_val(e, "MESSAGE_ID", UK_MSGID_HEALTH);
+	assert_val(e, "PRIORITY", "6");
+	assert_val(e, "MESSAGE",
+		   "configuration reloaded from /etc/uaccessd.conf (3)");
+	assert_val(e, "UACCESS_DAEMON_STATE", "reloaded");
+	e = entry(1);
+	assert_val(e, "PRIORITY", "3");
+	assert_val(e, "MESSAGE", "buffer overrun");
+	assert_val(e, "UACCESS_DAEMON_STATE", "overrun");
+}
+
+static void long_health_message_is_cut_and_sent(void **state)
+{
+	struct uk_journal *j = journal_new();
+	char *msg = malloc(5001);
+	const char *m;
+
+	assert_non_null(msg);
+	memset(msg, 'h', 5000);
+	msg[5000] = '\0';
+	assert_int_equal(uk_journal_health(j, LOG_ERR, "x", "%s", msg), 0);
+	free(msg);
+	m = val(entry(0), "MESSAGE");
+	assert_non_null(m);
+	assert_true(strlen(m) > 200 && strlen(m) < 5000);
+	assert_true(strspn(m, "h") == strlen(m));
+	assert_val(entry(0), "UACCESS_DAEMON_STATE", "x");
+}
+
+static void message_ids_are_distinct_128bit_hex(void **state)
+{
+	const char *ids[] = {
+		UK_MSGID_EVENT, UK_MSGID_SUPPRESSED, UK_MSGID_LOSS,
+		UK_MSGID_HEALTH,
+	};
+	size_t i, k;
+
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		assert_int_equal(strlen(ids[i]), 32);
+		assert_int_equal(strspn(ids[i], "0123456789abcdef"), 32);
+		for (k = 0; k < i; k++)
+			assert_string_not_equal(ids[i], ids[k]);
+	}
+}
+
+/* ---- failures ---- */
+
+static void failed_send_is_counted_with_its_error(void **state)
+{
+	struct uk_journal *j = journal_new();
+	struct uk_event ev;
+
+	fill_event(&ev, 1);
+	rec_plan(-ECONNREFUSED, 1);
+	rec_plan(-EAGAIN, 2);
+	assert_int_equal(uk_journal_event(j, &ev, 1), -ECONNREFUSED);
+	assert_int_equal(j->failed, 1);
+	assert_int_equal(j->failed_pending, 1);
+	assert_int_equal(j->last_error, -ECONNREFUSED);
+	assert_int_equal(uk_journal_health(j, LOG_ERR, "x", "y"), -EAGAIN);
+	assert_int_equal(uk_journal_suppressed(j, "s", 1, 1, 1, 1, 1),
+			 -EAGAIN);
+	assert_int_equal(j->failed, 3);
+	assert_int_equal(j->failed_pending, 3);
+	assert_int_equal(j->last_error, -EAGAIN);
+	assert_int_equal(j->sent, 0);
+	assert_int_equal(rec.n, 0);
+	assert_int_equal(rec.calls, 3);
+}
+
+/*
+ * What journal.c does: the entry that succeeds goes first (only then is
+ * the journal known to take entries again), the loss entry right after it.
+ */
+static void next_successful_send_is_followed_by_a_loss_entry(void **state)
+{
+	struct uk_journal *j = journal_new();
+	const struct rec_entry *e;
+	struct uk_event ev;
+
+	fill_event(&ev, 1);
+	rec_plan(-ENOBUFS, 1);
+	rec_plan(-EAGAIN, 1);
+	assert_int_equal(uk_journal_event(j, &ev, 1), -ENOBUFS);
+	assert_int_equal(uk_journal_event(j, &ev, 2), -EAGAIN);
+
+	assert_int_equal(uk_journal_event(j, &ev, 3), 0);
+	assert_int_equal(rec.n, 2);
+	e = entry(0);
+	assert_val(e, "MESSAGE_ID", UK_MSGID_EVENT);
+	assert_val(e, "UACCESS_SITE_EVENTS", "3");
+	e = entry(1);
+	assert_val(e, "MESSAGE_ID", UK_MSGID_LOSS);
+	assert_val(e, "PRIORITY", "3");
+	assert_val(e, "UACCESS_LOSS_REASON", "journal-send-failed");
+	assert_val(e, "UACCESS_LOSS_COUNT", "2");
+	assert_val(e, "UACCESS_LOSS_TOTAL", "2");
+	assert_val(e, "UACCESS_LOSS_DETAIL", strerror(EAGAIN));
+	assert_int_equal(j->failed_pending, 0);
+	assert_int_equal(j->failed, 2);
+	assert_int_equal(j->sent, 2);
+
+	/* Reported once: the next entry goes alone. */
+	assert_int_equal(uk_journal_health(j, LOG_INFO, "ok", "ok"), 0);
+	assert_int_equal(rec.n, 3);
+	assert_val(entry(2), "MESSAGE_ID", UK_MSGID_HEALTH);
+	assert_int_equal(rec.calls, 5);
+
+	/* The totals go on across reports. */
+	rec_plan(-EIO, 1);
+	assert_int_equal(uk_journal_health(j, LOG_INFO, "a", "a"), -EIO);
+	assert_int_equal(uk_journal_health(j, LOG_INFO, "b", "b"), 0);
+	assert_int_equal(rec.n, 5);
+	e = entry(4);
+	assert_val(e, "UACCESS_LOSS_COUNT", "1");
+	assert_val(e, "UACCESS_LOSS_TOTAL", "3");
+	assert_val(e, "UACCESS_LOSS_DETAIL", strerror(EIO));
+}
+
+static void failed_loss_entry_is_kept_for_later_without_recursion(void **state)
+{
+	struct uk_journal *j = journal_new();
+	const struct rec_entry *e;
+	struct uk_event ev;
+
+	fill_event(&ev, 1);
+	rec_plan(-EAGAIN, 1);		/* the event */
+	rec_plan(0, 1);			/* the next event */
+	rec_plan(-EPIPE, 1);		/* its loss entry */
+	assert_int_equal(uk_journal_event(j, &ev, 1), -EAGAIN);
+	/* The event went through: 0, whatever became of the loss entry. */
+	assert_int_equal(uk_journal_event(j, &ev, 2), 0);
+	assert_int_equal(rec.calls, 3);
+	assert_int_equal(rec.n, 1);
+	/* The refused loss entry counts as refused too. */
+	assert_int_equal(j->failed, 2);
+	assert_int_equal(j->failed_pending, 2);
+	assert_int_equal(j->last_error, -EPIPE);
+
+	assert_int_equal(uk_journal_event(j, &ev, 3), 0);
+	assert_int_equal(rec.calls, 5);
+	assert_int_equal(rec.n, 3);
+	e = entry(2);
+	assert_val(e, "UACCESS_LOSS_REASON", "journal-send-failed");
+	assert_val(e, "UACCESS_LOSS_COUNT", "2");
+	assert_val(e, "UACCESS_LOSS_TOTAL", "2");
+	assert_val(e, "UACCESS_LOSS_DETAIL", strerror(EPIPE));
+	assert_int_equal(j->failed_pending, 0);
+}
+
+static void init_zeroes_the_counters_and_sets_a_sender(void **state)
+{
+	struct uk_journal j;
+
+	memset(&j, 0xff, sizeof(j));
+	uk_journal_init(&j);
+	assert_non_null(j.sendv);
+	assert_int_equal(j.sent, 0);
+	assert_int_equal(j.failed, 0);
+	assert_int_equal(j.failed_pending, 0);
+	assert_int_equal(j.last_error, 0);
+}
+
+/*
+ * sd_journal_sendv() reports success when journald's socket is missing;
+ * the default sender must not: the entry is counted as refused.  Only
+ * checked where there is no journald (no entry is written to a real one).
+ */
+static void default_sender_refuses_without_journald(void **state)
+{
+	struct uk_journal j;
+
+	if (access("/run/systemd/journal/socket", F_OK) == 0) {
+		skip();
+		return;
+	}
+	uk_journal_init(&j);
+	assert_int_equal(uk_journal_health(&j, LOG_INFO, "test", "test"),
+			 -ENOENT);
+	assert_int_equal(j.failed, 1);
+	assert_int_equal(j.failed_pending, 1);
+	assert_int_equal(j.last_error, -ENOENT);
+	assert_int_equal(j.sent, 0);
+}
+
+#define T(f)	cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest journal[] = {
+		T(event_has_every_present_attribute_as_its_field),
+		T(every_event_field_of_the_table_is_expected),
+		T(absent_attributes_give_no_field),
+		T(message_says_what_where_and_who),
+		T(unknown_enum_values_are_shown_as_numbers),
+		T(stack_is_one_symbol_per_line_with_its_depth),
+		T(largest_stack_and_symbols_are_sent_whole),
+		T(unterminated_strings_are_cut_and_the_entry_sent),
+		T(suppressed_summary_entry),
+		T(suppressed_summary_without_symbol_or_known_enums),
+		T(loss_entry_names_reason_count_total_and_detail),
+		T(loss_reasons_have_fixed_names),
+		T(overlong_loss_detail_is_cut_and_the_counts_kept),
+		T(health_entry_has_the_given_priority_and_state),
+		T(long_health_message_is_cut_and_sent),
+		T(message_ids_are_distinct_128bit_hex),
+		T(failed_send_is_counted_with_its_error),
+		T(next_successful_send_is_followed_by_a_loss_entry),
+		T(failed_loss_entry_is_kept_for_later_without_recursion),
+		T(init_zeroes_the_counters_and_sets_a_sender),
+		T(default_sender_refuses_without_journald),
+	};
+
+	return cmocka_run_group_tests(journal, NULL, NULL);
+}

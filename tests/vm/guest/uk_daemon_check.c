@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uk_daemon_check: the guest's view of uaccessd against the kernel.
+ *
+ *   uk_daemon_check call SOCKET REQUEST
+ *       one request, the reply line on stdout
+ *   uk_daemon_check wait SOCKET STATE SECONDS
+ *       until uaccessd's status says STATE (e.g. subscribed)
+ *   uk_daemon_check compare SOCKET LABEL [exact]
+ *       TAP: every site of the kernel's dump-sites is in uaccessd's table
+ *       with the kernel's count; with "exact", also every event the kernel
+ *       reported reached uaccessd or is counted lost by it
+ *
+ * Built with the daemon's library (control client, JSON reader, netlink).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "control_server.h"
+#include "json.h"
+#include "nl.h"
+
+struct ksite {
+	struct uk_site s;
+	bool matched;
+};
+
+struct kdump {
+	struct ksite *v;
+	size_t n, cap;
+};
+
+static int collect(const struct uk_site *site, void *data)
+{
+	struct kdump *d = data;
+
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 64;
+		struct ksite *v = realloc(d->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		d->v = v;
+		d->cap = cap;
+	}
+	d->v[d->n].s = *site;
+	d->v[d->n].matched = false;
+	d->n++;
+	return 0;
+}
+
+static struct uk_json_value *call_quiet(const char *sock, const char *req,
+					bool quiet)
+{
+	struct uk_json_value *v = NULL;
+	char *reply = NULL, err[128];
+	size_t len;
+	int r;
+
+	r = uk_ctl_call(sock, req, 30000, &reply, &len);
+	if (r < 0) {
+		if (!quiet)
+			printf("# %s: %s\n", req, strerror(-r));
+		return NULL;
+	}
+	if (uk_json_parse(reply, len, &v, err, sizeof(err)) < 0)
+		printf("# reply to %s: %s\n", req, err);
+	free(reply);
+	return v;
+}
+
+static struct uk_json_value *call(const char *sock, const char *req)
+{
+	return call_quiet(sock, req, false);
+}
+
+static uint64_t num(const struct uk_json_value *o, const char *key)
+{
+	uint64_t v = 0;
+
+	uk_json_get_u64(uk_json_object_get(o, key), &v);
+	return v;
+}
+
+static const char *str(const struct uk_json_value *o, const char *key)
+{
+	const char *s = "";
+
+	uk_json_get_str(uk_json_object_get(o, key), &s);
+	return s;
+}
+
+static int cmd_wait(const char *sock, const char *state, int secs)
+{
+	struct uk_json_value *v;
+	int i;
+
+	for (i = 0; i < secs * 10; i++) {
+		/* Not there yet is what this waits for: no noise. */
+		v = call_quiet(sock, "{\"cmd\":\"status\"}", true);
+		if (v) {
+			const struct uk_json_value *d =
+				uk_json_object_get(v, "daemon");
+			bool ok = !strcmp(str(d, "state"), state);
+
+			uk_json_value_free(v);
+			if (ok)
+				return 0;
+		}
+		usleep(100000);
+	}
+	return 1;
+}
+
+static int cmd_compare(const char *sock, const char *label, bool exact)
+{
+	const struct uk_json_value *sites, *site, *daemon, *kernel;
+	struct uk_json_value *v, *st;
+	uint64_t devents = 0, dlost;
+	struct kdump kd = {};
+	unsigned int bad = 0;
+	struct uk_nl *nl;
+	char why[256];
+	size_t i, j;
+	int r;
+
+	/* uaccessd re-syncs at this request: ask it first. */
+	v = call(sock, "{\"cmd\":\"sites\"}");
+	st = call(sock, "{\"cmd\":\"status\"}");
+	r = uk_nl_open(&nl);
+	if (r == 0)
+		r = uk_nl_dump_sites(nl, collect, &kd, why, sizeof(why));
+	if (!v || !st || r < 0) {
+		printf("not ok - %s: daemon sites, status and the kernel's dump-sites # %s\n",
+		       label, r < 0 ? why : "no reply from uaccessd");
+		return 1;
+	}
+	sites = uk_json_object_get(v, "sites");
+	for (i = 0; i < uk_json_array_len(sites); i++) {
+		site = uk_json_array_at(sites, i);
+		devents += num(site, "events");
+		for (j = 0; j < kd.n; j++) {
+			struct uk_site *k = &kd.v[j].s;
+			char ip[24];
+
+			snprintf(ip, sizeof(ip), "0x%016" PRIx64, k->site_ip);
+			if (kd.v[j].matched || strcmp(str(site, "site_ip"), ip) ||
+			    strcmp(str(site, "kind"), uk_enum_name(UK_ENUM_KIND, k->kind)) ||
+			    strcmp(str(site, "helper"), uk_enum_name(UK_ENUM_HELPER, k->helper)) ||
+			    strcmp(str(site, "direction"),
+				   uk_enum_name(UK_ENUM_DIRECTION, k->direction)))
+				continue;
+			kd.v[j].matched = true;
+			if (num(site, "count") != k->count) {
+				printf("# %s: daemon count %" PRIu64 ", kernel %" PRIu64 "\n",
+				       k->site_symbol, num(site, "count"), k->count);
+				bad++;
+			}
+			break;
+		}
+	}
+	for (j = 0; j < kd.n; j++) {
+		if (!kd.v[j].matched && kd.v[j].s.count) {
+			printf("# %s (%" PRIu64 " hits) missing from uaccessd\n",
+			       kd.v[j].s.site_symbol, kd.v[j].s.count);
+			bad++;
+		}
+	}
+	printf("%s - %s: uaccessd's per-site totals equal the kernel's (%zu sites)\n",
+	       bad ? "not ok" : "ok", label, kd.n);
+	daemon = uk_json_object_get(st, "daemon");
+	kernel = uk_json_object_get(st, "kernel");
+	/* Lost on the way in; events the journal refused were received. */
+	dlost = num(daemon, "lost") - num(daemon, "journal_lost_events");
+	if (exact) {
+		/*
+		 * Since the reset, every event the kernel queued (reported) or
+		 * could not queue (dropped) reached uaccessd or is counted lost.
+		 */
+		uint64_t sent = num(kernel, "reported") + num(kernel, "dropped");
+		bool ok = devents + dlost == sent;
+
+		printf("%s - %s: %" PRIu64 " events received + %" PRIu64
+		       " counted lost == %" PRIu64 " reported or dropped by the kernel\n",
+		       ok ? "ok" : "not ok", label, devents, dlost, sent);
+		bad += !ok;
+	}
+	printf("# %s: daemon events %" PRIu64 " journaled %" PRIu64 " lost %" PRIu64
+	       " overruns %" PRIu64 " resyncs %" PRIu64 "\n", label, devents,
+	       num(daemon, "journaled"), dlost, num(daemon, "overruns"),
+	       num(daemon, "resyncs"));
+	uk_json_value_free(v);
+	uk_json_value_free(st);
+	uk_nl_close(nl);
+	free(kd.v);
+	return bad ? 1 : 0;
+}
+
+static int cmd_call(const char *sock, const char *req)
+{
+	char *reply = NULL;
+	size_t len;
+	int r = uk_ctl_call(sock, req, 30000, &reply, &len);
+
+	if (r < 0) {
+		fprintf(stderr, "uk_daemon_check: %s: %s\n", sock, strerror(-r));
+		return 1;
+	}
+	printf("%s\n", reply);
+	free(reply);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "call"))
+		return cmd_call(argv[2], argv[3]);
+	if (argc == 5 && !strcmp(argv[1], "wait"))
+		return cmd_wait(argv[2], argv[3], atoi(argv[4]));
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "compare"))
+		return cmd_compare(argv[2], argv[3],
+				   argc == 5 && !strcmp(argv[4], "exact"));
+	fprintf(stderr, "usage: uk_daemon_check call SOCKET REQUEST | "
+		"wait SOCKET STATE SECONDS | "
+		"compare SOCKET LABEL [exact]\n");
+	return 2;
+}
