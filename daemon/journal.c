@@ -15,6 +15,7 @@
 
 #include "format.h"
 #include "journal.h"
+#include "msgbuild.h"
 
 #define UK_IOV_MAX	64
 #define UK_ARENA	16384
@@ -165,6 +166,7 @@ int uk_journal_event(struct uk_journal *j, const struct uk_event *ev,
 {
 	char helper[16], dir[16], cls[16], kind[16], ctx[16];
 	char who[64] = "", stack[UK_STACK_MAX * (UK_SYMBOL_LEN + 1)];
+	char func[UK_SYMBOL_LEN];
 	struct entry e = {};
 	size_t off = 0;
 	unsigned int i;
@@ -202,6 +204,10 @@ int uk_journal_event(struct uk_journal *j, const struct uk_event *ev,
 		add(&e, "UACCESS_STACK", "%s", stack);
 		add(&e, "UACCESS_STACK_DEPTH", "%u", ev->nr_frames);
 	}
+	/* The function alone, for exact journal matches (uaccessctl list). */
+	if ((ev->present & (1ULL << UACCESS_KADDR_A_EVENT_SITE_SYMBOL)) &&
+	    uk_symbol_function(ev->site_symbol, func, sizeof(func)))
+		add(&e, "UACCESS_SITE_FUNCTION", "%s", func);
 	add(&e, "UACCESS_SITE_EVENTS", "%" PRIu64, site_events);
 	return send_entry(j, &e);
 }

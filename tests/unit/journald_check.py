@@ -33,7 +33,7 @@ fields = ['UACCESS_SEQ', 'UACCESS_TS_BOOT', 'UACCESS_TS_REAL', 'UACCESS_KIND', '
           'UACCESS_SITE_ID', 'UACCESS_SITE_SYMBOL', 'UACCESS_SITE_IP', 'UACCESS_STACK',
           'UACCESS_STACK_HASH', 'UACCESS_PID', 'UACCESS_TGID', 'UACCESS_COMM', 'UACCESS_UID',
           'UACCESS_SYSCALL_NR', 'UACCESS_CPU', 'UACCESS_COUNT', 'UACCESS_SUPPRESSED',
-          'UACCESS_CONTEXT', 'UACCESS_STACK_DEPTH', 'UACCESS_SITE_EVENTS']
+          'UACCESS_CONTEXT', 'UACCESS_STACK_DEPTH', 'UACCESS_SITE_EVENTS', 'UACCESS_SITE_FUNCTION']
 missing = sorted({f for e in events for f in fields if f not in e})
 check(events and not missing, 'every event entry has every UACCESS_* field', f'missing {missing}')
 
@@ -49,7 +49,8 @@ want = {'PRIORITY': '4', 'SYSLOG_IDENTIFIER': 'uaccessd', 'UACCESS_KIND': 'prech
         'UACCESS_TGID': '101', 'UACCESS_COMM': 'uk-gen', 'UACCESS_UID': '1000',
         'UACCESS_SYSCALL_NR': '247', 'UACCESS_CPU': '1', 'UACCESS_COUNT': '1',
         'UACCESS_SUPPRESSED': '0', 'UACCESS_CONTEXT': 'task', 'UACCESS_TS_BOOT': '1000001000',
-        'UACCESS_TS_REAL': '1764000000000001000', 'UACCESS_SITE_EVENTS': '1'}
+        'UACCESS_TS_REAL': '1764000000000001000', 'UACCESS_SITE_EVENTS': '1',
+        'UACCESS_SITE_FUNCTION': 'uk_site_1'}
 bad = {k: (v, e.get(k)) for k, v in want.items() if e and e.get(k) != v}
 check(e and not bad, 'entry 2: every field has the value sent', f'want/got {bad}')
 msg = e.get('MESSAGE', '') if e else ''

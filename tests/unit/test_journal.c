@@ -311,9 +311,10 @@ static void event_has_every_present_attribute_as_its_field(void **state)
 	assert_val(e, "UACCESS_STACK_DEPTH", "2");
 	assert_non_null(val(e, "MESSAGE"));
 	assert_non_null(val(e, "UACCESS_STACK"));
+	assert_val(e, "UACCESS_SITE_FUNCTION", "vuln_ioctl");
 	/* 22 attributes, MESSAGE_ID PRIORITY SYSLOG_IDENTIFIER MESSAGE,
-	 * STACK STACK_DEPTH SITE_EVENTS: nothing else. */
-	assert_int_equal(e->n, ARRAY_SIZE(event_want) + 7);
+	 * STACK STACK_DEPTH SITE_FUNCTION SITE_EVENTS: nothing else. */
+	assert_int_equal(e->n, ARRAY_SIZE(event_want) + 8);
 }
 
 /* The field table and the expectations above cover the same attributes. */

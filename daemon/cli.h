@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * uaccessctl: what every verb shares.  uaccessctl.c parses the global
+ * options once into struct uk_cli and dispatches to a verb function; each
+ * verb lives in its own cli_*.c file and returns one of the exit codes
+ * below (docs/uaccessctl.md documents them; scripts rely on them).
+ */
+#ifndef UK_CLI_H
+#define UK_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes, distinct so that scripts can tell the cases apart. */
+enum uk_cli_exit {
+	UK_EXIT_OK = 0,
+	UK_EXIT_FAILURE = 1,	/* anything else, and "no entries found" */
+	UK_EXIT_USAGE = 2,	/* bad command line */
+	UK_EXIT_NO_KERNEL = 3,	/* kernel lacks uaccess_kaddr (family absent) */
+	UK_EXIT_NO_DAEMON = 4,	/* uaccessd is not running (control socket) */
+	UK_EXIT_PERM = 5,	/* permission denied (CAP_SYS_ADMIN / root) */
+	UK_EXIT_LOSS = 6,	/* status: events were lost at some layer */
+};
+
+/* The global options, parsed once by uaccessctl.c. */
+struct uk_cli {
+	bool json;		/* --json: machine-readable output */
+	bool no_legend;		/* --no-legend: no header and footer lines */
+	bool no_pager;		/* --no-pager (a pager only on a terminal) */
+	bool kernel;		/* --kernel: straight from the kernel's dump-sites */
+	const char *socket;	/* --socket: uaccessd's control socket */
+	const char *directory;	/* --directory: a journal directory */
+	const char *since;	/* --since, --until: journal time bounds */
+	const char *until;
+	const char *boot;	/* --boot[=ID]: "" for the current boot, NULL: all */
+	uint64_t lines;		/* -n: at most this many (0: all) */
+	FILE *out;		/* stdout, or the pager's pipe */
+	FILE *err;		/* stderr */
+};
+
+/*
+ * A verb: @argc/@argv are what follows the verb name on the command line
+ * (getopt has taken the global options already); returns an exit code.
+ */
+typedef int (*uk_cli_verb_fn)(const struct uk_cli *cli, int argc,
+			      char **argv);
+
+int uk_cli_status(const struct uk_cli *cli, int argc, char **argv);
+int uk_cli_sites(const struct uk_cli *cli, int argc, char **argv);
+int uk_cli_top(const struct uk_cli *cli, int argc, char **argv);
+int uk_cli_list(const struct uk_cli *cli, int argc, char **argv);
+int uk_cli_show(const struct uk_cli *cli, int argc, char **argv);
+int uk_cli_monitor(const struct uk_cli *cli, int argc, char **argv);
+int uk_cli_set(const struct uk_cli *cli, int argc, char **argv);
+int uk_cli_reset(const struct uk_cli *cli, int argc, char **argv);
+
+/* One line on cli->err, "uaccessctl: " first; returns @code. */
+int uk_cli_error(const struct uk_cli *cli, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif /* UK_CLI_H */
