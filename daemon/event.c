@@ -15,6 +15,7 @@
 #include <string.h>
 #include <linux/genetlink.h>
 
+#include "why.h"
 #include "event.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -281,18 +282,6 @@ static const struct uk_msg_desc uk_status_desc = {
 	.fields = uk_status_fields,
 	.cmds = { UACCESS_KADDR_CMD_GET_STATUS, UACCESS_KADDR_CMD_RESET },
 };
-
-__attribute__((format(printf, 3, 4)))
-static void uk_why(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !whylen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
-}
 
 /* Iterator over the attributes of [p, p + len); @base: offset of p. */
 struct uk_nla_iter {

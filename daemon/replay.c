@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "why.h"
 #include "replay.h"
 
 struct uk_replay_header {
@@ -23,18 +24,6 @@ struct uk_replay_header {
 
 _Static_assert(sizeof(struct uk_replay_header) == UK_REPLAY_HDRLEN,
 	       "replay header layout");
-
-__attribute__((format(printf, 3, 4)))
-static void uk_why(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !whylen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
-}
 
 void uk_replay_close(struct uk_replay *r)
 {
