@@ -2,6 +2,11 @@
 /*
  * uk_daemon_check: the guest's view of uaccessd against the kernel.
  *
+ *   uk_daemon_check json PATH [PATH...] < JSON
+ *       the value at each PATH ("kernel.mode", "sites.0.count", "#sites"
+ *       for an array's length) of the JSON document on stdin, one a line;
+ *       "(missing)" for a path that is not there; exit 1 if any is
+ *       missing or the input is no JSON
  *   uk_daemon_check call SOCKET REQUEST
  *       one request, the reply line on stdout
  *   uk_daemon_check wait SOCKET STATE SECONDS
@@ -215,8 +220,75 @@ static int cmd_call(const char *sock, const char *req)
 	return 0;
 }
 
+static const struct uk_json_value *lookup(const struct uk_json_value *v,
+					  const char *path)
+{
+	char buf[256], *part, *save = NULL;
+	char *end;
+	unsigned long i;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (part = strtok_r(buf, ".", &save); v && part;
+	     part = strtok_r(NULL, ".", &save)) {
+		if (uk_json_type(v) == UK_JSON_ARRAY) {
+			i = strtoul(part, &end, 10);
+			v = *end ? NULL : uk_json_array_at(v, i);
+		} else {
+			v = uk_json_object_get(v, part);
+		}
+	}
+	return v;
+}
+
+static int cmd_json(int n, char **paths)
+{
+	static char in[8 << 20];
+	struct uk_json_value *doc;
+	struct uk_json j;
+	char err[128], *text;
+	size_t len = fread(in, 1, sizeof(in), stdin), tlen;
+	int i, missing = 0;
+
+	if (uk_json_parse(in, len, &doc, err, sizeof(err)) < 0) {
+		fprintf(stderr, "uk_daemon_check: input is no JSON: %s\n", err);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		bool count = paths[i][0] == '#';
+		const struct uk_json_value *v = lookup(doc, paths[i] + count);
+		const char *str;
+		uint64_t u;
+		int64_t s;
+
+		if (!v) {
+			printf("(missing)\n");
+			missing++;
+		} else if (count) {
+			printf("%zu\n", uk_json_type(v) == UK_JSON_ARRAY ?
+			       uk_json_array_len(v) : uk_json_object_len(v));
+		} else if (uk_json_get_str(v, &str) == 0) {
+			printf("%s\n", str);
+		} else if (uk_json_get_u64(v, &u) == 0) {
+			printf("%" PRIu64 "\n", u);
+		} else if (uk_json_get_s64(v, &s) == 0) {
+			printf("%" PRId64 "\n", s);
+		} else {
+			uk_json_init(&j, 0);
+			uk_json_value_write(&j, v);
+			if (uk_json_finish(&j, &text, &tlen) == 0) {
+				printf("%s\n", text);
+				free(text);
+			}
+		}
+	}
+	uk_json_value_free(doc);
+	return missing ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 3 && !strcmp(argv[1], "json"))
+		return cmd_json(argc - 2, argv + 2);
 	if (argc == 4 && !strcmp(argv[1], "call"))
 		return cmd_call(argv[2], argv[3]);
 	if (argc == 5 && !strcmp(argv[1], "wait"))
@@ -224,7 +296,8 @@ int main(int argc, char **argv)
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "compare"))
 		return cmd_compare(argv[2], argv[3],
 				   argc == 5 && !strcmp(argv[4], "exact"));
-	fprintf(stderr, "usage: uk_daemon_check call SOCKET REQUEST | "
+	fprintf(stderr, "usage: uk_daemon_check json PATH... | "
+		"call SOCKET REQUEST | "
 		"wait SOCKET STATE SECONDS | "
 		"compare SOCKET LABEL [exact]\n");
 	return 2;
