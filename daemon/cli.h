@@ -54,6 +54,8 @@ int uk_cli_show(const struct uk_cli *cli, int argc, char **argv);
 int uk_cli_monitor(const struct uk_cli *cli, int argc, char **argv);
 int uk_cli_set(const struct uk_cli *cli, int argc, char **argv);
 int uk_cli_reset(const struct uk_cli *cli, int argc, char **argv);
+/* uaccessd re-reads its configuration, as on SIGHUP (root only). */
+int uk_cli_reload(const struct uk_cli *cli, int argc, char **argv);
 
 /* One line on cli->err, "uaccessctl: " first; returns @code. */
 int uk_cli_error(const struct uk_cli *cli, int code, const char *fmt, ...)

@@ -70,8 +70,13 @@ static int ctl_status(void *ctx, const struct uk_ctl_request *req,
 	return 0;
 }
 
+/*
+ * Kernel addresses are a KASLR leak: the kernel shows them to admins only
+ * (dump-sites, the events group), and so does uaccessd.  Others get the
+ * symbols, which are what they need to read a report.
+ */
 static void site_json(struct uk_daemon *d, struct uk_json *j,
-		      const struct uk_agg_site *s)
+		      const struct uk_agg_site *s, bool addresses)
 {
 	struct uk_agg_sample samples[UK_AGG_SAMPLES_MAX];
 	const struct uk_agg_stack *stack;
@@ -81,7 +86,8 @@ static void site_json(struct uk_daemon *d, struct uk_json *j,
 	uk_json_object_begin(j);
 	uk_json_kv_u64(j, "site_id", s->site_id);
 	snprintf(hex, sizeof(hex), "0x%016" PRIx64, s->site_ip);
-	uk_json_kv_str(j, "site_ip", hex);
+	if (addresses)
+		uk_json_kv_str(j, "site_ip", hex);
 	uk_json_kv_str(j, "site_symbol", s->symbol);
 	uk_json_kv_str(j, "kind", uk_enum_name(UK_ENUM_KIND, s->kind));
 	uk_json_kv_str(j, "helper", uk_enum_name(UK_ENUM_HELPER, s->helper));
@@ -98,7 +104,8 @@ static void site_json(struct uk_daemon *d, struct uk_json *j,
 	uk_json_kv_u64(j, "first_ts_real", s->first_real);
 	uk_json_kv_u64(j, "last_ts_real", s->last_real);
 	snprintf(hex, sizeof(hex), "0x%016" PRIx64, s->last_address);
-	uk_json_kv_str(j, "last_address", hex);
+	if (addresses)
+		uk_json_kv_str(j, "last_address", hex);
 
 	uk_json_key(j, "stacks");
 	uk_json_array_begin(j);
@@ -133,7 +140,8 @@ static void site_json(struct uk_daemon *d, struct uk_json *j,
 		uk_json_kv_u64(j, "ts_boot", sa->ts_boot);
 		uk_json_kv_u64(j, "ts_real", sa->ts_real);
 		snprintf(hex, sizeof(hex), "0x%016" PRIx64, sa->address);
-		uk_json_kv_str(j, "address", hex);
+		if (addresses)
+			uk_json_kv_str(j, "address", hex);
 		uk_json_kv_u64(j, "size", sa->size);
 		uk_json_kv_str(j, "addr_class",
 			       uk_enum_name(UK_ENUM_ADDR_CLASS, sa->addr_class));
@@ -175,7 +183,7 @@ static int ctl_sites(void *ctx, const struct uk_ctl_request *req,
 	uk_json_key(j, "sites");
 	uk_json_array_begin(j);
 	for (i = 0; i < shown; i++)
-		site_json(d, j, sites[i]);
+		site_json(d, j, sites[i], req->peer->uid == 0);
 	uk_json_array_end(j);
 	free(sites);
 	return 0;

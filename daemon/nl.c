@@ -196,11 +196,12 @@ static int cb_valid(struct nl_msg *msg, void *arg)
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	size_t len = nlh->nlmsg_len;
 	struct uk_site site;
-	char why[160];
+	char why[160] = "";
 	int r;
 
 	call->replies++;
-	if (call->parse_err)
+	/* set-config echoes its command: nothing to parse. */
+	if (call->parse_err || (!call->site_cb && !call->out))
 		return NL_SKIP;
 	if (call->site_cb) {
 		r = uk_site_parse(nlh, len, &site, why, sizeof(why));

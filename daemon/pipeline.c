@@ -390,6 +390,10 @@ void uk_pipeline_kernel_status(struct uk_pipeline *p,
 
 void uk_pipeline_sync_site(struct uk_pipeline *p, const struct uk_site *s)
 {
+	/* A slot the kernel keeps after a reset, never hit since: no site. */
+	if (!s->count && !uk_agg_find(p->agg, s->site_ip, s->kind, s->helper,
+				      s->direction))
+		return;
 	uk_agg_sync_site(p->agg, s, NULL);
 }
 

@@ -25,6 +25,10 @@ for s in $suites; do
 		make -s -C "$top/daemon" SAN=1 O="$san" all tools >/dev/null || status=1
 		UK_BIN=$san "$top/scripts/tap-suite.sh" daemon-journald \
 			"$top/tests/unit/journald.t" || status=1
+		UK_BIN=$san "$top/scripts/tap-suite.sh" cli \
+			"$top/tests/unit/cli.t" || status=1
+		UK_BIN=$san "$top/scripts/tap-suite.sh" cli-journal \
+			"$top/tests/unit/cli_journal.t" || status=1
 		;;
 	fuzz)
 		"$top/scripts/tap-suite.sh" daemon-fuzz \

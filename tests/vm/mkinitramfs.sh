@@ -11,6 +11,7 @@ out=$2
 shift 2
 kdir=$top/build/kernel/$variant
 stage=$(mktemp -d)
+chmod 0755 "$stage"	# the root directory of the guest
 trap 'rm -rf "$stage"' EXIT
 
 mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,run,etc,lib,lib64,tests,usr/bin}

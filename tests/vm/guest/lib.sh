@@ -6,3 +6,29 @@ mode=${mode:-report}
 check() {
 	if [ "$1" = 0 ]; then echo "ok - $2"; else echo "not ok - $2 # $3"; fi
 }
+
+# start_journald: systemd-journald as in a minimal system (volatile storage
+# under /run, the cgroup2 hierarchy it looks itself up in); 0 once its
+# socket is there and it runs.
+start_journald() {
+	pidof systemd-journald >/dev/null && return 0
+	mkdir -p /run/systemd/journal /run/log/journal /var/log /etc
+	grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts ||
+		mount -t cgroup2 cgroup2 /sys/fs/cgroup
+	[ -s /etc/machine-id ] || tr -d '-' </proc/sys/kernel/random/uuid >/etc/machine-id
+	systemd-journald >>/tmp/journald.log 2>&1 &
+	for _ in $(seq 100); do
+		[ -S /run/systemd/journal/socket ] && break
+		sleep 0.1
+	done
+	sleep 0.5
+	[ -S /run/systemd/journal/socket ] && pidof systemd-journald >/dev/null
+}
+
+# start_uaccessd [CONFIG]: uaccessd in the background ($daemon_pid); 0 once
+# it has subscribed to the kernel's events.
+start_uaccessd() {
+	uaccessd -c "${1:-/tmp/uaccessd.conf}" >>/tmp/uaccessd.log 2>&1 &
+	daemon_pid=$!
+	uk_daemon_check wait /run/uaccessd/control subscribed 20
+}

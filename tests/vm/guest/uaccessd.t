@@ -19,19 +19,7 @@ for p in uaccessd systemd-journald journalctl uk_daemon_check; do
 done
 [ -w "$trig" ] || { echo "not ok - test module trigger present"; exit 0; }
 
-# journald as in a minimal system: volatile storage under /run, and the
-# cgroup2 hierarchy it wants to find its own cgroup.
-mkdir -p /run/systemd/journal /run/log/journal /var/log /etc
-grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts ||
-	mount -t cgroup2 cgroup2 /sys/fs/cgroup
-[ -s /etc/machine-id ] || tr -d '-' </proc/sys/kernel/random/uuid >/etc/machine-id
-systemd-journald >/tmp/journald.log 2>&1 &
-for _ in $(seq 100); do
-	[ -S /run/systemd/journal/socket ] && break
-	sleep 0.1
-done
-sleep 0.5
-[ -S /run/systemd/journal/socket ] && pidof systemd-journald >/dev/null
+start_journald
 check $? "systemd-journald runs in the guest" "$(tail -n 3 /tmp/journald.log | tr '\n' ' ')"
 
 cat >/tmp/uaccessd.conf <<EOF
@@ -39,12 +27,12 @@ site_burst = 5
 summary_interval = 2s
 rcvbuf = 16M
 EOF
-start_daemon() {
-	uaccessd -c /tmp/uaccessd.conf >>/tmp/uaccessd.log 2>&1 &
-	daemon_pid=$!
-	uk_daemon_check wait $sock subscribed 20
+starts() {	# "started" health entries of uaccessd in the journal so far
+	journalctl --no-pager -o export MESSAGE_ID=7967fca40ce440eca704af1b2557114d \
+		UACCESS_DAEMON_STATE=started 2>/dev/null | grep -c '^MESSAGE_ID='
 }
-start_daemon
+starts_before=$(starts)
+start_uaccessd
 check $? "uaccessd subscribes to the kernel's events" "$(tail -n 5 /tmp/uaccessd.log)"
 
 # A fresh start: kernel and daemon counters zeroed through uaccessd.
@@ -101,12 +89,11 @@ flood=$!
 sleep 0.1
 kill -9 $daemon_pid
 wait $daemon_pid 2>/dev/null
-start_daemon
+start_uaccessd
 check $? "uaccessd restarts after kill -9"
 wait $flood
 uk_daemon_check compare $sock "kill -9 mid-flood and restart"
-n=$(journalctl --no-pager -o export MESSAGE_ID=7967fca40ce440eca704af1b2557114d \
-	UACCESS_DAEMON_STATE=started | grep -c '^MESSAGE_ID=')
+n=$(($(starts) - starts_before))
 check $([ "$n" = 2 ]; echo $?) "the journal shows both starts of uaccessd" "got $n"
 
 kill -TERM $daemon_pid

@@ -7,6 +7,8 @@
  *       for an array's length) of the JSON document on stdin, one a line;
  *       "(missing)" for a path that is not there; exit 1 if any is
  *       missing or the input is no JSON
+ *   uk_daemon_check as-nobody CMD [ARG...]
+ *       run CMD as uid/gid 65534 without supplementary groups
  *   uk_daemon_check call SOCKET REQUEST
  *       one request, the reply line on stdout
  *   uk_daemon_check wait SOCKET STATE SECONDS
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <unistd.h>
 
 #include "control_server.h"
@@ -285,8 +288,21 @@ static int cmd_json(int n, char **paths)
 	return missing ? 1 : 0;
 }
 
+static int cmd_as_nobody(char **argv)
+{
+	if (setgroups(0, NULL) < 0 || setgid(65534) < 0 || setuid(65534) < 0) {
+		perror("uk_daemon_check: dropping to nobody");
+		return 125;
+	}
+	execvp(argv[0], argv);
+	perror(argv[0]);
+	return 127;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 3 && !strcmp(argv[1], "as-nobody"))
+		return cmd_as_nobody(argv + 2);
 	if (argc >= 3 && !strcmp(argv[1], "json"))
 		return cmd_json(argc - 2, argv + 2);
 	if (argc == 4 && !strcmp(argv[1], "call"))

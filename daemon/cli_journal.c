@@ -1,0 +1,626 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uaccessctl list and show: uaccessd's journal entries read back with
+ * sd-journal, in the manner of coredumpctl list and info.  What a match,
+ * a time or an entry means on screen is cli_match.c's; this file opens
+ * the journal, applies the matches, the boot and the time window, and
+ * walks the entries.
+ *
+ *   uaccessctl list [MATCH...]    a table of the event entries, newest last
+ *   uaccessctl show [MATCH...]    every field of the matching entries
+ *
+ * A MATCH is a pid, FIELD=VALUE or a function (cli_match.h); several
+ * matches on one field are ORed, on different fields ANDed, as sd-journal
+ * does.  Without a MESSAGE_ID= match only event entries are selected.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <systemd/sd-id128.h>
+#include <systemd/sd-journal.h>
+
+#include "cli.h"
+#include "cli_match.h"
+#include "journal.h"
+#include "json.h"
+
+/* What list and show share once the command line is read. */
+struct query {
+	struct uk_cli cli;		/* the global options */
+	uint64_t now;			/* CLOCK_REALTIME, usec */
+	uint64_t since, until;		/* usec, when cli.since/until given */
+	struct uk_match *matches;
+	int n_matches;
+	sd_journal *j;
+};
+
+static void query_release(struct query *q)
+{
+	free(q->matches);
+	if (q->j)
+		sd_journal_close(q->j);
+}
+
+static uint64_t now_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* "-1", "+2", "0", "": a boot offset as journalctl takes it. */
+static bool parse_boot_offset(const char *s, long *ret)
+{
+	char *end;
+	long v;
+
+	if (!*s) {
+		*ret = 0;
+		return true;
+	}
+	if (*s != '-' && *s != '+' && (*s < '0' || *s > '9'))
+		return false;
+	if ((*s == '-' || *s == '+') && (s[1] < '0' || s[1] > '9'))
+		return false;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end)
+		return false;
+	*ret = v;
+	return true;
+}
+
+static int parse_times(struct query *q)
+{
+	char why[160];
+	int r;
+
+	if (q->cli.since) {
+		r = uk_time_parse(q->cli.since, q->now, &q->since, why,
+				  sizeof(why));
+		if (r < 0)
+			return uk_cli_error(&q->cli, UK_EXIT_USAGE,
+					    "--since: %s", why);
+	}
+	if (q->cli.until) {
+		r = uk_time_parse(q->cli.until, q->now, &q->until, why,
+				  sizeof(why));
+		if (r < 0)
+			return uk_cli_error(&q->cli, UK_EXIT_USAGE,
+					    "--until: %s", why);
+	}
+	if (q->cli.since && q->cli.until && q->since > q->until)
+		return uk_cli_error(&q->cli, UK_EXIT_USAGE,
+				    "--since (%s) is after --until (%s)",
+				    q->cli.since, q->cli.until);
+	return UK_EXIT_OK;
+}
+
+static int parse_matches(struct query *q, int argc, char **argv)
+{
+	char why[256];
+	int i, r;
+
+	if (!argc)
+		return UK_EXIT_OK;
+	q->matches = calloc((size_t)argc, sizeof(*q->matches));
+	if (!q->matches)
+		return uk_cli_error(&q->cli, UK_EXIT_FAILURE, "out of memory");
+	for (i = 0; i < argc; i++) {
+		r = uk_match_parse(argv[i], &q->matches[i], why, sizeof(why));
+		if (r < 0)
+			return uk_cli_error(&q->cli, UK_EXIT_USAGE, "%s", why);
+	}
+	q->n_matches = argc;
+	return UK_EXIT_OK;
+}
+
+static int open_journal(struct query *q)
+{
+	uint64_t bytes = 0;
+	int r;
+
+	if (q->cli.directory)
+		r = sd_journal_open_directory(&q->j, q->cli.directory, 0);
+	else
+		r = sd_journal_open(&q->j, SD_JOURNAL_LOCAL_ONLY |
+				    SD_JOURNAL_SYSTEM);
+	if (r < 0) {
+		q->j = NULL;
+		if (q->cli.directory)
+			return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+					    "cannot open the journal directory %s: %s",
+					    q->cli.directory, strerror(-r));
+		return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+				    "cannot open the journal: %s", strerror(-r));
+	}
+	/* The stack and the message in full, whatever their size. */
+	r = sd_journal_set_data_threshold(q->j, 0);
+	if (r < 0)
+		return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+				    "cannot read the journal: %s", strerror(-r));
+	/* No file opened: say why rather than "No entries found." */
+	if (sd_journal_get_usage(q->j, &bytes) >= 0 && !bytes) {
+		if (q->cli.directory)
+			return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+					    "no journal files in %s",
+					    q->cli.directory);
+		if (geteuid() != 0)
+			return uk_cli_error(&q->cli, UK_EXIT_PERM,
+					    "no journal files readable: uaccessd's entries are in the system journal, readable by root and the groups systemd-journal, adm and wheel");
+		return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+				    "no journal files found (is systemd-journald running?)");
+	}
+	return UK_EXIT_OK;
+}
+
+struct boot {
+	sd_id128_t id;
+	uint64_t first;		/* realtime of its first entry */
+};
+
+static int boot_cmp(const void *a, const void *b)
+{
+	const struct boot *x = a, *y = b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/*
+ * The boots in the journal, oldest first (by their first entry), as
+ * journalctl --list-boots orders them.  Leaves no match behind.
+ */
+static int list_boots(sd_journal *j, struct boot **ret, size_t *n)
+{
+	struct boot *boots = NULL, *nb;
+	size_t cap = 0, i;
+	const void *d;
+	size_t l;
+	int r;
+
+	*n = 0;
+	r = sd_journal_query_unique(j, "_BOOT_ID");
+	if (r < 0)
+		return r;
+	while ((r = sd_journal_enumerate_unique(j, &d, &l)) > 0) {
+		char s[SD_ID128_STRING_MAX];
+
+		if (l != 9 + 32 || memcmp(d, "_BOOT_ID=", 9))
+			continue;
+		memcpy(s, (const char *)d + 9, 32);
+		s[32] = '\0';
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			nb = reallocarray(boots, cap, sizeof(*boots));
+			if (!nb) {
+				r = -ENOMEM;
+				goto fail;
+			}
+			boots = nb;
+		}
+		if (sd_id128_from_string(s, &boots[*n].id) < 0)
+			continue;
+		boots[*n].first = 0;
+		(*n)++;
+	}
+	if (r < 0)
+		goto fail;
+	for (i = 0; i < *n; i++) {
+		char m[9 + SD_ID128_STRING_MAX] = "_BOOT_ID=";
+
+		sd_id128_to_string(boots[i].id, m + 9);
+		sd_journal_flush_matches(j);
+		r = sd_journal_add_match(j, m, 0);
+		if (r < 0)
+			goto fail;
+		r = sd_journal_seek_head(j);
+		if (r >= 0)
+			r = sd_journal_next(j);
+		if (r > 0)
+			r = sd_journal_get_realtime_usec(j, &boots[i].first);
+		if (r < 0)
+			goto fail;
+	}
+	sd_journal_flush_matches(j);
+	qsort(boots, *n, sizeof(*boots), boot_cmp);
+	*ret = boots;
+	return 0;
+fail:
+	sd_journal_flush_matches(j);
+	free(boots);
+	*n = 0;
+	return r;
+}
+
+/*
+ * --boot as journalctl takes it: "" or "0" the current boot (the newest
+ * one of a --directory), "-1" the one before, "1" the oldest, a boot ID,
+ * or a boot ID and an offset from it ("ID-1").  The match "_BOOT_ID=..."
+ * goes to @m (9 + SD_ID128_STRING_MAX bytes), "" without --boot.
+ */
+static int resolve_boot(struct query *q, char *m)
+{
+	char s[SD_ID128_STRING_MAX];
+	const char *spec = q->cli.boot, *rest = spec;
+	struct boot *boots = NULL;
+	bool have_id = false;
+	sd_id128_t id;
+	size_t n = 0, i, at;
+	long off;
+	int r;
+
+	if (!spec)
+		return UK_EXIT_OK;
+	if (strlen(spec) >= 32) {
+		memcpy(s, spec, 32);
+		s[32] = '\0';
+		if (sd_id128_from_string(s, &id) >= 0) {
+			have_id = true;
+			rest = spec + 32;
+		}
+	}
+	if (have_id && !*rest)
+		goto add;
+	if (!parse_boot_offset(rest, &off))
+		return uk_cli_error(&q->cli, UK_EXIT_USAGE,
+				    "--boot: \"%s\" is not a boot ID and/or an offset like -1",
+				    spec);
+	/* This machine's boot, unless the journal is another machine's. */
+	if (!have_id && off == 0 && !q->cli.directory) {
+		r = sd_id128_get_boot(&id);
+		if (r < 0)
+			return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+					    "cannot read the current boot ID: %s",
+					    strerror(-r));
+		goto add;
+	}
+	r = list_boots(q->j, &boots, &n);
+	if (r < 0)
+		return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+				    "cannot list the boots in the journal: %s",
+				    strerror(-r));
+	if (have_id) {
+		for (i = 0; i < n && !sd_id128_equal(boots[i].id, id); i++)
+			;
+		if (i == n)
+			goto none;
+		/* i + off, in range */
+		if (off < 0 ? (size_t)-off > i : (size_t)off >= n - i)
+			goto none;
+		at = off < 0 ? i - (size_t)-off : i + (size_t)off;
+	} else if (off <= 0) {
+		if ((size_t)-off >= n)
+			goto none;
+		at = n - 1 - (size_t)-off;
+	} else {
+		if ((size_t)off > n)
+			goto none;
+		at = (size_t)off - 1;
+	}
+	id = boots[at].id;
+	free(boots);
+add:
+	strcpy(m, "_BOOT_ID=");
+	sd_id128_to_string(id, m + 9);
+	return UK_EXIT_OK;
+none:
+	free(boots);
+	return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+			    "no boot %s in the journal (%zu boot%s)", spec, n,
+			    n == 1 ? "" : "s");
+}
+
+/* The user's matches, the event MESSAGE_ID unless one is given, the boot. */
+static int add_matches(struct query *q)
+{
+	char boot[9 + SD_ID128_STRING_MAX] = "";
+	bool msgid = false;
+	int i, r;
+
+	/* First: finding a boot by its offset flushes the matches. */
+	r = resolve_boot(q, boot);
+	if (r != UK_EXIT_OK)
+		return r;
+	for (i = 0; i < q->n_matches; i++) {
+		r = sd_journal_add_match(q->j, q->matches[i].text, 0);
+		if (r < 0)
+			return uk_cli_error(&q->cli, UK_EXIT_USAGE,
+					    "bad match \"%s\": %s",
+					    q->matches[i].text, strerror(-r));
+		if (uk_match_is_field(&q->matches[i], "MESSAGE_ID"))
+			msgid = true;
+	}
+	r = 0;
+	if (!msgid)
+		r = sd_journal_add_match(q->j, "MESSAGE_ID=" UK_MSGID_EVENT, 0);
+	if (r >= 0 && boot[0])
+		r = sd_journal_add_match(q->j, boot, 0);
+	if (r < 0)
+		return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+				    "cannot add a journal match: %s",
+				    strerror(-r));
+	return UK_EXIT_OK;
+}
+
+/* Sets up everything from the command line; returns an exit code. */
+static int query_init(struct query *q, const struct uk_cli *cli, int argc,
+		      char **argv)
+{
+	int r;
+
+	memset(q, 0, sizeof(*q));
+	q->cli = *cli;
+	q->now = now_usec();
+	/* uaccessctl.c has taken the options; "--" may still end them. */
+	if (argc && !strcmp(argv[0], "--")) {
+		argc--;
+		argv++;
+	}
+	r = parse_times(q);
+	if (r == UK_EXIT_OK)
+		r = parse_matches(q, argc, argv);
+	if (r == UK_EXIT_OK)
+		r = open_journal(q);
+	if (r == UK_EXIT_OK)
+		r = add_matches(q);
+	return r;
+}
+
+static bool in_window(const struct query *q, uint64_t t)
+{
+	return t >= q->since && (!q->cli.until || t <= q->until);
+}
+
+static int load_entry(sd_journal *j, struct uk_entry *e, bool cursor)
+{
+	const void *d;
+	size_t l;
+	int r;
+
+	r = sd_journal_get_realtime_usec(j, &e->realtime_usec);
+	if (r < 0)
+		return r;
+	sd_journal_restart_data(j);
+	while ((r = sd_journal_enumerate_data(j, &d, &l)) > 0) {
+		r = uk_entry_add(e, d, l);
+		if (r == -ENOMEM)
+			return r;
+	}
+	if (r < 0)
+		return r;
+	if (cursor) {
+		r = sd_journal_get_cursor(j, &e->cursor);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+typedef int (*entry_fn)(struct query *q, const struct uk_entry *e,
+			void *data);
+
+/*
+ * Calls @fn for each entry in the window, oldest first; with -n N for the
+ * last N of them.  Returns how many, or an exit code's negative (printed).
+ */
+static int64_t walk(struct query *q, bool cursor, entry_fn fn, void *data)
+{
+	char *start = NULL;
+	uint64_t t, want = q->cli.lines, n = 0;
+	int r;
+
+	if (want) {
+		/* Back from the end of the window to the Nth entry. */
+		r = q->cli.until ? sd_journal_seek_realtime_usec(q->j, q->until) :
+				   sd_journal_seek_tail(q->j);
+		while (r >= 0 && n < want && (r = sd_journal_previous(q->j)) > 0) {
+			r = sd_journal_get_realtime_usec(q->j, &t);
+			if (r < 0)
+				break;
+			if (q->cli.until && t > q->until)
+				continue;
+			if (t < q->since)
+				break;
+			free(start);
+			start = NULL;
+			r = sd_journal_get_cursor(q->j, &start);
+			n++;
+		}
+		if (r < 0)
+			goto fail;
+		if (!n)
+			return 0;
+		want = n;
+		r = sd_journal_seek_cursor(q->j, start);
+		free(start);
+		start = NULL;
+	} else {
+		r = q->since ? sd_journal_seek_realtime_usec(q->j, q->since) :
+			       sd_journal_seek_head(q->j);
+	}
+	n = 0;
+	while (r >= 0 && (!want || n < want) &&
+	       (r = sd_journal_next(q->j)) > 0) {
+		struct uk_entry e;
+
+		r = sd_journal_get_realtime_usec(q->j, &t);
+		if (r < 0)
+			break;
+		if (q->cli.until && t > q->until)
+			break;
+		if (!in_window(q, t))
+			continue;
+		uk_entry_init(&e);
+		r = load_entry(q->j, &e, cursor);
+		if (r == -ENOMEM) {
+			uk_entry_release(&e);
+			break;
+		}
+		if (r < 0) {
+			/* A damaged entry: say so, go on with the rest. */
+			fprintf(q->cli.err,
+				"uaccessctl: skipping an unreadable journal entry: %s\n",
+				strerror(-r));
+			uk_entry_release(&e);
+			r = 0;
+			continue;
+		}
+		r = fn(q, &e, data);
+		uk_entry_release(&e);
+		if (r)
+			return -r;
+		n++;
+	}
+	if (r < 0)
+		goto fail;
+	return (int64_t)n;
+fail:
+	free(start);
+	return -uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+			     "cannot read the journal: %s", strerror(-r));
+}
+
+static int no_entries(const struct query *q)
+{
+	if (q->cli.json)
+		fputs("[]\n", q->cli.out);
+	fputs("No entries found.\n", q->cli.err);
+	return UK_EXIT_FAILURE;
+}
+
+/* JSON: one object per line inside one array, written as they come. */
+struct json_out {
+	bool full;
+	uint64_t n;
+};
+
+static int put_json(struct query *q, const struct uk_entry *e,
+		    const char *catalog, struct json_out *jo)
+{
+	struct uk_json js;
+	char *text;
+	int r;
+
+	uk_json_init(&js, 0);
+	uk_entry_json(&js, e, jo->full, catalog);
+	r = uk_json_finish(&js, &text, NULL);
+	if (r < 0)
+		return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+				    "cannot write JSON: %s", strerror(-r));
+	fprintf(q->cli.out, "%s%s", jo->n ? ",\n" : "[", text);
+	free(text);
+	jo->n++;
+	return UK_EXIT_OK;
+}
+
+static int end_json(struct query *q)
+{
+	fputs("]\n", q->cli.out);
+	return UK_EXIT_OK;
+}
+
+/* ---- list ---- */
+
+static int list_row(struct query *q, const struct uk_entry *e, void *data)
+{
+	if (q->cli.json)
+		return put_json(q, e, NULL, data);
+	if (uk_list_table_add(data, e) < 0)
+		return uk_cli_error(&q->cli, UK_EXIT_FAILURE, "out of memory");
+	return UK_EXIT_OK;
+}
+
+int uk_cli_list(const struct uk_cli *cli, int argc, char **argv)
+{
+	struct uk_list_table t;
+	struct json_out jo = { .full = false };
+	struct query q;
+	int64_t n;
+	int r;
+
+	uk_list_table_init(&t);
+	r = query_init(&q, cli, argc, argv);
+	if (r != UK_EXIT_OK)
+		goto out;
+	n = walk(&q, false, list_row, q.cli.json ? (void *)&jo : (void *)&t);
+	if (n < 0) {
+		r = (int)-n;
+		if (q.cli.json && jo.n)
+			end_json(&q);
+		goto out;
+	}
+	if (!n) {
+		r = no_entries(&q);
+		goto out;
+	}
+	if (q.cli.json)
+		r = end_json(&q);
+	else if (uk_list_table_print(&t, q.cli.out, !q.cli.no_legend) < 0)
+		r = uk_cli_error(&q.cli, UK_EXIT_FAILURE,
+				 "cannot write the table: %s", strerror(EIO));
+out:
+	uk_list_table_release(&t);
+	query_release(&q);
+	return r;
+}
+
+/* ---- show ---- */
+
+static int show_entry(struct query *q, const struct uk_entry *e, void *data)
+{
+	struct json_out *jo = data;
+	char *catalog = NULL;
+	int r;
+
+	/* The catalog explains the entry's MESSAGE_ID, fields filled in. */
+	if (sd_journal_get_catalog(q->j, &catalog) < 0)
+		catalog = NULL;
+	if (q->cli.json) {
+		r = put_json(q, e, catalog, jo);
+	} else {
+		if (jo->n)
+			fputc('\n', q->cli.out);
+		r = uk_entry_show(q->cli.out, e, q->now, catalog) < 0 ?
+		    uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+				 "cannot write the entry: %s", strerror(EIO)) :
+		    UK_EXIT_OK;
+		jo->n++;
+	}
+	free(catalog);
+	return r;
+}
+
+int uk_cli_show(const struct uk_cli *cli, int argc, char **argv)
+{
+	struct json_out jo = { .full = true };
+	struct query q;
+	int64_t n;
+	int r;
+
+	r = query_init(&q, cli, argc, argv);
+	if (r != UK_EXIT_OK)
+		goto out;
+	/* Nothing asked for: the newest event, like coredumpctl debug. */
+	if (!q.n_matches && !q.cli.lines && !q.cli.since && !q.cli.until)
+		q.cli.lines = 1;
+	n = walk(&q, true, show_entry, &jo);
+	if (n < 0) {
+		r = (int)-n;
+		if (q.cli.json && jo.n)
+			end_json(&q);
+		goto out;
+	}
+	if (!n) {
+		r = no_entries(&q);
+		goto out;
+	}
+	if (q.cli.json)
+		r = end_json(&q);
+out:
+	query_release(&q);
+	return r;
+}

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uaccessctl: inspect and control the kernel's uaccess_kaddr detector and
+ * uaccessd.  Parses the global options once (anywhere on the command
+ * line, as systemctl does), picks the verb from the table, checks that
+ * every option given applies to it, and runs it, behind a pager when
+ * stdout is a terminal.  Verb options (--sort, --timeout) reach the verb
+ * in its argv as "--name=VALUE".  docs/uaccessctl.md is the manual.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_output.h"
+#include "control_server.h"
+
+/* Options that apply to some verbs only. */
+enum {
+	OPT_LINES = 1 << 0,
+	OPT_KERNEL = 1 << 1,
+	OPT_JOURNAL = 1 << 2,	/* --directory --since --until --boot */
+	OPT_SORT = 1 << 3,
+	OPT_TIMEOUT = 1 << 4,
+};
+
+struct verb {
+	const char *name;
+	uk_cli_verb_fn fn;
+	unsigned int opts;
+	bool pager;
+};
+
+static const struct verb verbs[] = {
+	{ "status", uk_cli_status, OPT_KERNEL, true },
+	{ "sites", uk_cli_sites, OPT_LINES | OPT_KERNEL | OPT_SORT, true },
+	{ "top", uk_cli_top, OPT_LINES | OPT_KERNEL | OPT_SORT, true },
+	{ "list", uk_cli_list, OPT_LINES | OPT_JOURNAL, true },
+	{ "show", uk_cli_show, OPT_LINES | OPT_JOURNAL, true },
+	{ "monitor", uk_cli_monitor, OPT_LINES | OPT_TIMEOUT, false },
+	{ "set", uk_cli_set, 0, false },
+	{ "reset", uk_cli_reset, OPT_KERNEL, false },
+	{ "reload", uk_cli_reload, 0, false },
+};
+
+static void usage(FILE *f)
+{
+	fputs(
+"uaccessctl [OPTIONS...] [COMMAND] [ARGS...]\n"
+"\n"
+"Inspect and control the kernel's uaccess_kaddr detector and uaccessd.\n"
+"\n"
+"Commands:\n"
+"  status               Detector and uaccessd health, loss at every layer\n"
+"                       (the default command)\n"
+"  sites                Every call site seen, most hits first\n"
+"  top                  The busiest call sites (10, or -n N)\n"
+"  list                 Past events, from the journal\n"
+"  show                 Past events in full, from the journal\n"
+"  monitor              Events as they happen (CAP_SYS_ADMIN)\n"
+"  set KEY VALUE...     mode off|count|report|warn,\n"
+"                       ratelimit INTERVAL_MS BURST,\n"
+"                       ratelimit-interval INTERVAL_MS,\n"
+"                       ratelimit-burst BURST (CAP_SYS_ADMIN)\n"
+"  reset                Zero the kernel's counters; prints them as they\n"
+"                       were (root)\n"
+"  reload               uaccessd re-reads its configuration (root)\n"
+"\n"
+"Options:\n"
+"  -h --help            Show this help\n"
+"     --version         Show the version\n"
+"     --json            JSON output (monitor: one object per line)\n"
+"     --no-legend       No table header and footer\n"
+"     --no-pager        Do not pipe the output into a pager\n"
+"     --socket PATH     uaccessd's control socket\n"
+"                       (default " UK_CTL_SOCKET_PATH ")\n"
+"     --kernel          status, sites, top, reset: the kernel only,\n"
+"                       not uaccessd\n"
+"  -n --lines N         sites, top: N sites; monitor, list, show: N events\n"
+"     --sort KEY        sites, top: count (default), last or name\n"
+"     --timeout SECONDS monitor: stop after this long\n"
+"  -D --directory DIR   list, show: the journal files in DIR\n"
+"  -S --since TIME      list, show: entries since TIME\n"
+"  -U --until TIME      list, show: entries until TIME\n"
+"  -b --boot[=ID]       list, show: entries of a boot (without ID: this one)\n"
+"\n"
+"Exit status: 0 success, 1 failure or nothing found, 2 bad command line,\n"
+"3 kernel lacks uaccess_kaddr, 4 uaccessd not running, 5 permission\n"
+"denied, 6 events were lost (status).\n", f);
+}
+
+/* journalctl's boot descriptors: an ID (32 hex digits) and/or offset. */
+static bool is_boot_descriptor(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+
+	if (n == 32 && !s[32])
+		return true;
+	if (n == 32)
+		s += 32;
+	if (*s == '+' || *s == '-')
+		s++;
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+enum {
+	ARG_VERSION = 0x100,
+	ARG_JSON,
+	ARG_NO_LEGEND,
+	ARG_NO_PAGER,
+	ARG_KERNEL,
+	ARG_SOCKET,
+	ARG_SORT,
+	ARG_TIMEOUT,
+};
+
+struct parsed {
+	struct uk_cli cli;
+	unsigned int given;		/* OPT_* seen */
+	const char *sort;
+	const char *timeout;
+	const char *given_name[5];	/* by OPT_* bit, for messages */
+};
+
+static void note(struct parsed *p, unsigned int opt, const char *name)
+{
+	unsigned int bit = (unsigned int)__builtin_ctz(opt);
+
+	p->given |= opt;
+	if (!p->given_name[bit])
+		p->given_name[bit] = name;
+}
+
+/* 0 to go on, or an exit code (-1 for a successful --help/--version). */
+static int parse(int argc, char **argv, struct parsed *p)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, ARG_VERSION },
+		{ "json", no_argument, NULL, ARG_JSON },
+		{ "no-legend", no_argument, NULL, ARG_NO_LEGEND },
+		{ "no-pager", no_argument, NULL, ARG_NO_PAGER },
+		{ "kernel", no_argument, NULL, ARG_KERNEL },
+		{ "socket", required_argument, NULL, ARG_SOCKET },
+		{ "lines", required_argument, NULL, 'n' },
+		{ "sort", required_argument, NULL, ARG_SORT },
+		{ "timeout", required_argument, NULL, ARG_TIMEOUT },
+		{ "directory", required_argument, NULL, 'D' },
+		{ "since", required_argument, NULL, 'S' },
+		{ "until", required_argument, NULL, 'U' },
+		{ "boot", optional_argument, NULL, 'b' },
+		{}
+	};
+	struct uk_cli *cli = &p->cli;
+	int c;
+
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, ":hn:D:S:U:b::", opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(cli->out);
+			return -1;
+		case ARG_VERSION:
+			fprintf(cli->out, "uaccessctl %s\n", UK_VERSION);
+			return -1;
+		case ARG_JSON:
+			cli->json = true;
+			break;
+		case ARG_NO_LEGEND:
+			cli->no_legend = true;
+			break;
+		case ARG_NO_PAGER:
+			cli->no_pager = true;
+			break;
+		case ARG_KERNEL:
+			cli->kernel = true;
+			note(p, OPT_KERNEL, "--kernel");
+			break;
+		case ARG_SOCKET:
+			if (!optarg[0])
+				return uk_cli_error(cli, UK_EXIT_USAGE,
+						    "--socket needs a path");
+			cli->socket = optarg;
+			break;
+		case 'n':
+			if (uk_cli_parse_u64(optarg, UINT64_MAX,
+					     &cli->lines) < 0 || !cli->lines)
+				return uk_cli_error(cli, UK_EXIT_USAGE,
+						    "-n takes a positive whole number, not '%s'",
+						    optarg);
+			note(p, OPT_LINES, "-n");
+			break;
+		case ARG_SORT:
+			p->sort = optarg;
+			note(p, OPT_SORT, "--sort");
+			break;
+		case ARG_TIMEOUT:
+			p->timeout = optarg;
+			note(p, OPT_TIMEOUT, "--timeout");
+			break;
+		case 'D':
+			cli->directory = optarg;
+			note(p, OPT_JOURNAL, "--directory");
+			break;
+		case 'S':
+			cli->since = optarg;
+			note(p, OPT_JOURNAL, "--since");
+			break;
+		case 'U':
+			cli->until = optarg;
+			note(p, OPT_JOURNAL, "--until");
+			break;
+		case 'b':
+			if (optarg && !is_boot_descriptor(optarg))
+				return uk_cli_error(cli, UK_EXIT_USAGE,
+						    "--boot takes a boot ID and/or an offset, not '%s'",
+						    optarg);
+			cli->boot = optarg ? optarg : "";
+			/* "-b ID", as journalctl takes it. */
+			if (!optarg && optind < argc &&
+			    is_boot_descriptor(argv[optind]))
+				cli->boot = argv[optind++];
+			note(p, OPT_JOURNAL, "--boot");
+			break;
+		case ':':
+			return uk_cli_error(cli, UK_EXIT_USAGE,
+					    "option %s needs a value",
+					    argv[optind - 1]);
+		default:
+			if (optopt && optopt < 0x100)
+				return uk_cli_error(cli, UK_EXIT_USAGE,
+						    "unknown option -%c (see uaccessctl --help)",
+						    optopt);
+			return uk_cli_error(cli, UK_EXIT_USAGE,
+					    "unknown option %s (see uaccessctl --help)",
+					    argv[optind - 1]);
+		}
+	}
+	return 0;
+}
+
+static const struct verb *find_verb(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		if (!strcmp(verbs[i].name, name))
+			return &verbs[i];
+	return NULL;
+}
+
+static int check_options(const struct parsed *p, const struct verb *v)
+{
+	unsigned int extra = p->given & ~v->opts;
+	unsigned int bit;
+
+	if (!extra)
+		return 0;
+	bit = (unsigned int)__builtin_ctz(extra);
+	return uk_cli_error(&p->cli, UK_EXIT_USAGE,
+			    "%s does not apply to '%s' (see uaccessctl --help)",
+			    p->given_name[bit], v->name);
+}
+
+static int dispatch(struct parsed *p, const struct verb *v, int nargs,
+		    char **args)
+{
+	char *vargv[nargs + 4], *sort = NULL, *timeout = NULL;
+	struct uk_cli_pager pg = { 0 };
+	const char *pager;
+	int n = 0, i, r;
+
+	if ((p->sort && asprintf(&sort, "--sort=%s", p->sort) < 0) ||
+	    (p->timeout && asprintf(&timeout, "--timeout=%s",
+				    p->timeout) < 0)) {
+		free(sort);
+		return uk_cli_error(&p->cli, UK_EXIT_FAILURE, "out of memory");
+	}
+	if (sort)
+		vargv[n++] = sort;
+	if (timeout)
+		vargv[n++] = timeout;
+	if (n && nargs)
+		vargv[n++] = (char *)"--";
+	for (i = 0; i < nargs; i++)
+		vargv[n++] = args[i];
+	vargv[n] = NULL;
+
+	if (v->pager) {
+		pager = uk_cli_pager_command(isatty(STDOUT_FILENO),
+					     p->cli.no_pager || p->cli.json,
+					     getenv("SYSTEMD_PAGER"),
+					     getenv("PAGER"));
+		if (pager)
+			uk_cli_pager_open(&pg, pager);	/* none if it fails */
+	}
+	r = v->fn(&p->cli, n, vargv);
+	if (fflush(stdout) != 0 && r == UK_EXIT_OK)
+		r = uk_cli_error(&p->cli, UK_EXIT_FAILURE,
+				 "cannot write the output: %s",
+				 strerror(errno));
+	uk_cli_pager_close(&pg);
+	free(sort);
+	free(timeout);
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	struct parsed p = {
+		.cli = { .out = stdout, .err = stderr },
+	};
+	const struct verb *v;
+	const char *name = "status";
+	int r;
+
+	r = parse(argc, argv, &p);
+	if (r)
+		return r < 0 ? UK_EXIT_OK : r;
+	if (optind < argc)
+		name = argv[optind++];
+	v = find_verb(name);
+	if (!v)
+		return uk_cli_error(&p.cli, UK_EXIT_USAGE,
+				    "unknown command '%s' (see uaccessctl --help)",
+				    name);
+	r = check_options(&p, v);
+	if (r)
+		return r;
+	return dispatch(&p, v, argc - optind, argv + optind);
+}

@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uaccessctl status (daemon/cli_status.c) over fake transports: the text
+ * and JSON output (golden files), where the kernel part comes from, and
+ * every problem with its message and exit code, alone and together.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "test_cli_fake.h"
+
+#define MSG_NO_KERNEL \
+	"uaccessctl: kernel lacks uaccess_kaddr support (CONFIG_DEBUG_UACCESS_KADDR)\n"
+#define MSG_NO_DAEMON \
+	"uaccessctl: uaccessd is not running (systemctl start uaccessd)\n"
+
+#define DAEMON_OBJ(lost, loss_gap, extra)				\
+	"{\"state\":\"subscribed\",\"pid\":321,\"uptime_ms\":65000,"	\
+	extra								\
+	"\"reloads\":0,\"reload_failures\":0,\"datagrams\":14,"	\
+	"\"messages\":14,\"events\":14,\"journaled\":12,"		\
+	"\"suppressed\":2,\"suppressed_global\":0,\"ignored\":0,"	\
+	"\"late\":0,\"recovered\":0,\"other_messages\":0,"		\
+	"\"overruns\":0,\"resyncs\":1,\"last_seq\":14,\"sites\":4,"	\
+	"\"max_sites\":10000,\"stacks\":4,\"journal_sent\":13,"	\
+	"\"journal_failed\":0,\"journal_lost_events\":0,"		\
+	"\"loss\":{\"kernel-dropped\":0,\"sequence-gap\":" loss_gap ","	\
+	"\"socket-overrun\":0,\"malformed-message\":0,"		\
+	"\"journal-send-failed\":0,\"site-evicted\":0,"		\
+	"\"kernel-site-table-full\":0},\"lost\":" lost ","		\
+	"\"config\":{\"rcvbuf\":8388608,\"site_interval_ms\":60000,"	\
+	"\"site_burst\":5,\"global_rate\":100,\"global_burst\":500,"	\
+	"\"summary_interval_ms\":60000,\"max_sites\":10000,"		\
+	"\"samples\":4,\"resync_interval_ms\":300000,"		\
+	"\"ignore\":[\"noisy_*\",\"other\"]}}"
+
+#define KERNEL_AVAILABLE						\
+	"{\"available\":true,\"mode\":\"warn\",\"hits_fault\":7,"	\
+	"\"hits_gp\":0,\"hits_precheck\":9,\"rejected\":1,"		\
+	"\"reported\":16,\"suppressed\":0,\"dropped\":0,"		\
+	"\"sites_used\":2,\"sites_max\":4096,\"sites_overflow\":0,"	\
+	"\"last_seq\":16,\"ratelimit_interval_ms\":1000,"		\
+	"\"ratelimit_burst\":3,\"queue_len\":0}"
+
+#define KERNEL_ABSENT							\
+	"{\"available\":false,\"error\":\"waiting for the kernel\"}"
+
+#define REPLY(kernel, daemon)						\
+	"{\"ok\":true,\"cmd\":\"status\",\"version\":1,\"kernel\":"	\
+	kernel ",\"daemon\":" daemon "}"
+
+static const char reply_ok[] =
+	REPLY(KERNEL_ABSENT, DAEMON_OBJ("0", "0", ""));
+static const char reply_kernel[] =
+	REPLY(KERNEL_AVAILABLE, DAEMON_OBJ("0", "0", ""));
+static const char reply_lost[] =
+	REPLY(KERNEL_ABSENT, DAEMON_OBJ("5", "5", ""));
+
+static int setup(void **state)
+{
+	setenv("TZ", "UTC", 1);
+	tzset();
+	return 0;
+}
+
+/* A kernel and a daemon that answer. */
+static void both_up(void)
+{
+	fake_reset_all();
+	fake_status_fill(&fake.status);
+	fake.reply_status = reply_ok;
+}
+
+static const struct uk_cli json = { .json = true };
+static const struct uk_cli plain = { 0 };
+
+static void ok_text_matches_golden(void **state)
+{
+	struct run r;
+
+	both_up();
+	RUN(&r, uk_cli_status, plain);
+	assert_int_equal(r.code, UK_EXIT_OK);
+	assert_golden("status-ok.txt", r.out);
+	assert_text("stderr", r.err, "");
+	assert_int_equal(fake.opens, fake.closes);
+	assert_text("request", fake.requests[0], "{\"cmd\":\"status\"}");
+	run_free(&r);
+}
+
+static void ok_json_matches_golden_and_parses(void **state)
+{
+	struct uk_json_value *v = NULL;
+	const char *s;
+	uint64_t u;
+	bool b;
+	struct run r;
+
+	both_up();
+	RUN(&r, uk_cli_status, json);
+	assert_int_equal(r.code, UK_EXIT_OK);
+	assert_golden("status-ok.json", r.out);
+	assert_int_equal(uk_json_parse(r.out, r.outlen, &v, NULL, 0), 0);
+	assert_int_equal(uk_json_get_str(uk_json_object_get(
+		uk_json_object_get(v, "kernel"), "source"), &s), 0);
+	assert_string_equal(s, "netlink");
+	assert_int_equal(uk_json_get_u64(uk_json_object_get(
+		uk_json_object_get(v, "kernel"), "hits_precheck"), &u), 0);
+	assert_int_equal(u, 12);
+	assert_int_equal(uk_json_get_bool(uk_json_object_get(
+		uk_json_object_get(v, "daemon"), "running"), &b), 0);
+	assert_true(b);
+	assert_int_equal(uk_json_get_bool(uk_json_object_get(v, "loss"), &b),
+			 0);
+	assert_false(b);
+	uk_json_value_free(v);
+	run_free(&r);
+}
+
+static void no_kernel_exits_3_and_prints_daemon_part(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.open_err = -ENOENT;
+	RUN(&r, uk_cli_status, plain);
+	assert_int_equal(r.code, UK_EXIT_NO_KERNEL);
+	assert_golden("status-no-kernel.txt", r.out);
+	assert_text("stderr", r.err, MSG_NO_KERNEL);
+	run_free(&r);
+}
+
+static void no_kernel_json_says_unavailable(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.open_err = -ENOENT;
+	RUN(&r, uk_cli_status, json);
+	assert_int_equal(r.code, UK_EXIT_NO_KERNEL);
+	assert_golden("status-no-kernel.json", r.out);
+	assert_text("stderr", r.err, MSG_NO_KERNEL);
+	run_free(&r);
+}
+
+static void kernel_from_daemon_when_netlink_has_none(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.open_err = -ENOENT;	/* e.g. in another network namespace */
+	fake.reply_status = reply_kernel;
+	RUN(&r, uk_cli_status, plain);
+	assert_int_equal(r.code, UK_EXIT_OK);
+	assert_golden("status-kernel-from-daemon.txt", r.out);
+	assert_text("stderr", r.err, "");
+	run_free(&r);
+}
+
+static void netlink_preferred_over_daemon_kernel(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.reply_status = reply_kernel;	/* says mode warn */
+	RUN(&r, uk_cli_status, plain);
+	assert_int_equal(r.code, UK_EXIT_OK);
+	assert_non_null(strstr(r.out, "kernel.source netlink\n"));
+	assert_non_null(strstr(r.out, "kernel.mode report\n"));
+	assert_null(strstr(r.out, "kernel.mode warn\n"));
+	run_free(&r);
+}
+
+static void no_daemon_exits_4_and_prints_kernel_part(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.ctl_err = -ENOENT;
+	RUN(&r, uk_cli_status, plain);
+	assert_int_equal(r.code, UK_EXIT_NO_DAEMON);
+	assert_golden("status-no-daemon.txt", r.out);
+	assert_text("stderr", r.err, MSG_NO_DAEMON);
+	run_free(&r);
+}
+
+static void no_daemon_json_says_not_running(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.ctl_err = -ECONNREFUSED;
+	RUN(&r, uk_cli_status, json);
+	assert_int_equal(r.code, UK_EXIT_NO_DAEMON);
+	assert_golden("status-no-daemon.json", r.out);
+	run_free(&r);
+}
+
+static void socket_option_names_the_path(void **state)
+{
+	struct uk_cli cli = { .socket = "/tmp/nowhere/ctl" };
+	struct run r;
+
+	both_up();
+	fake.ctl_err = -ENOENT;
+	RUN(&r, uk_cli_status, cli);
+	assert_int_equal(r.code, UK_EXIT_NO_DAEMON);
+	assert_string_equal(fake.ctl_path, "/tmp/nowhere/ctl");
+	assert_text("stderr", r.err,
+		    "uaccessctl: uaccessd is not running (systemctl start uaccessd): no control socket /tmp/nowhere/ctl\n");
+	run_free(&r);
+	fake.ctl_err = -ECONNREFUSED;
+	RUN(&r, uk_cli_status, cli);
+	assert_text("stderr", r.err,
+		    "uaccessctl: uaccessd is not running (systemctl start uaccessd): nothing listens on /tmp/nowhere/ctl\n");
+	run_free(&r);
+}
+
+static void kernel_dropped_exits_6(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.status.dropped = 9;
+	RUN(&r, uk_cli_status, plain);
+	assert_int_equal(r.code, UK_EXIT_LOSS);
+	assert_non_null(strstr(r.out, "kernel.dropped 9\n"));
+	assert_text("stderr", r.err,
+		    "uaccessctl: events were lost: kernel dropped 9\n");
+	run_free(&r);
+}
+
+static void kernel_site_overflow_exits_6(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.status.sites_overflow = 2;
+	RUN(&r, uk_cli_status, plain);
+	assert_int_equal(r.code, UK_EXIT_LOSS);
+	assert_text("stderr", r.err,
+		    "uaccessctl: events were lost: kernel site table overflowed 2 times\n");
+	run_free(&r);
+}
+
+static void daemon_lost_exits_6_json_says_loss(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.reply_status = reply_lost;
+	RUN(&r, uk_cli_status, json);
+	assert_int_equal(r.code, UK_EXIT_LOSS);
+	assert_non_null(strstr(r.out, "\"lost\":5,"));
+	assert_non_null(strstr(r.out, ",\"loss\":true}\n"));
+	assert_text("stderr", r.err,
+		    "uaccessctl: events were lost: uaccessd lost 5\n");
+	run_free(&r);
+}
+
+static void every_loss_named_in_one_sentence(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.status.dropped = 1;
+	fake.status.sites_overflow = 1;
+	fake.reply_status = reply_lost;
+	RUN(&r, uk_cli_status, plain);
+	assert_int_equal(r.code, UK_EXIT_LOSS);
+	assert_text("stderr", r.err,
+		    "uaccessctl: events were lost: kernel dropped 1, kernel site table overflowed 1 times, uaccessd lost 5\n");
+	run_free(&r);
+}
+
+static void no_kernel_beats_no_daemon(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.open_err = -ENOENT;
+	fake.ctl_err = -ENOENT;
+	RUN(&r, uk_cli_status, plain);
+	assert_int_equal(r.code, UK_EXIT_NO_KERNEL);
+	assert_text("stderr", r.err, MSG_NO_KERNEL MSG_NO_DAEMON);
+	assert_text("stdout", r.out,
+		    "kernel.available no\n"
+		    "kernel.error kernel lacks uaccess_kaddr support (CONFIG_DEBUG_UACCESS_KADDR)\n"
+		    "daemon.running no\n"
+		    "daemon.error uaccessd is not running (systemctl start uaccessd)\n");
+	run_free(&r);
+}
+
+static void no_daemon_beats_loss(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.status.dropped = 4;
+	fake.ctl_err = -ENOENT;
+	RUN(&r, uk_cli_status, plain);
+	assert_int_equal(r.code, UK_EXIT_NO_DAEMON);
+	assert_text("stderr", r.err, MSG_NO_DAEMON
+		    "uaccessctl: events were lost: kernel dropped 4\n");
+	run_free(&r);
+}
+
+static void no_kernel_beats_loss(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.open_err = -ENOENT;
+	fake.reply_status = reply_lost;
+	RUN(&r, uk_cli_status, plain);
+	assert_int_equal(r.code, UK_EXIT_NO_KERNEL);
+	assert_text("stderr", r.err, MSG_NO_KERNEL
+		    "uaccessctl: events were lost: uaccessd lost 5\n");
+	run_free(&r);
+}
+
+static void socket_permission_denied_exits_5(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.ctl_err = -EACCES;
+	RUN(&r, uk_cli_status, plain);
+	assert_int_equal(r.code, UK_EXIT_PERM);
+	assert_text("stderr", r.err,
+		    "uaccessctl: permission denied: cannot connect to /run/uaccessd/control\n");
+	assert_non_null(strstr(r.out, "daemon.running no\n"));
+	run_free(&r);
+}
+
+static void daemon_error_reply_exits_1_with_its_message(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.reply_status =
+		"{\"ok\":false,\"cmd\":\"status\",\"version\":1,\"error\":\"out of memory\",\"errno\":12}";
+	RUN(&r, uk_cli_status, plain);
+	assert_int_equal(r.code, UK_EXIT_FAILURE);
+	assert_text("stderr", r.err, "uaccessctl: out of memory\n");
+	run_free(&r);
+}
+
+static void daemon_reply_without_daemon_object_exits_1(void **state)
+{
+	static const char *const bad[] = {
+		"{\"ok\":true,\"cmd\":\"status\",\"version\":1}",
+		"{\"ok\":true,\"daemon\":[1,2]}",
+		"{\"ok\":true,\"daemon\":\"up\"}",
+	};
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		both_up();
+		fake.reply_status = bad[i];
+		RUN(&r, uk_cli_status, plain);
+		assert_int_equal(r.code, UK_EXIT_FAILURE);
+		assert_text("stderr", r.err,
+			    "uaccessctl: uaccessd's status reply has no \"daemon\" object\n");
+		run_free(&r);
+	}
+}
+
+static void daemon_garbage_reply_exits_1(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.reply_status = "{\"ok\":tru";
+	RUN(&r, uk_cli_status, plain);
+	assert_int_equal(r.code, UK_EXIT_FAILURE);
+	assert_non_null(strstr(r.err, "uaccessd's reply is not JSON: offset"));
+	run_free(&r);
+	both_up();
+	fake.reply_status = "{\"cmd\":\"status\"}";
+	RUN(&r, uk_cli_status, plain);
+	assert_int_equal(r.code, UK_EXIT_FAILURE);
+	assert_text("stderr", r.err,
+		    "uaccessctl: uaccessd's reply has no \"ok\"\n");
+	run_free(&r);
+	both_up();
+	fake.ctl_err = -ETIMEDOUT;
+	RUN(&r, uk_cli_status, plain);
+	assert_int_equal(r.code, UK_EXIT_FAILURE);
+	assert_text("stderr", r.err,
+		    "uaccessctl: uaccessd did not answer within 10 s\n");
+	run_free(&r);
+}
+
+static void get_status_failure_exits_1_with_the_kernel_message(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.status_err = -EMSGSIZE;
+	fake.status_why = "status reply too large";
+	RUN(&r, uk_cli_status, plain);
+	assert_int_equal(r.code, UK_EXIT_FAILURE);
+	assert_text("stderr", r.err,
+		    "uaccessctl: get-status failed: status reply too large\n");
+	assert_non_null(strstr(r.out, "daemon.running yes\n"));
+	assert_int_equal(fake.opens, fake.closes);
+	run_free(&r);
+	both_up();
+	fake.open_err = -EIO;
+	RUN(&r, uk_cli_status, plain);
+	assert_int_equal(r.code, UK_EXIT_FAILURE);
+	assert_text("stderr", r.err,
+		    "uaccessctl: cannot reach the kernel's uaccess_kaddr family: Input/output error\n");
+	run_free(&r);
+}
+
+static void kernel_option_skips_the_daemon(void **state)
+{
+	struct uk_cli cli = { .kernel = true };
+	struct run r;
+
+	both_up();
+	fake.ctl_err = -ENOENT;
+	RUN(&r, uk_cli_status, cli);
+	assert_int_equal(r.code, UK_EXIT_OK);
+	assert_int_equal(fake.ctl_calls, 0);
+	assert_null(strstr(r.out, "daemon."));
+	assert_text("stderr", r.err, "");
+	run_free(&r);
+	cli.json = true;
+	RUN(&r, uk_cli_status, cli);
+	assert_null(strstr(r.out, "\"daemon\""));
+	run_free(&r);
+}
+
+static void control_characters_are_not_printed(void **state)
+{
+	static const char reply[] = REPLY(KERNEL_ABSENT, DAEMON_OBJ("0", "0",
+		"\"last_error\":\"bad\\n\\u001b[31mred\\u0007\","));
+	struct run r;
+
+	both_up();
+	fake.reply_status = reply;
+	RUN(&r, uk_cli_status, plain);
+	assert_non_null(strstr(r.out, "daemon.last_error bad??[31mred?\n"));
+	run_free(&r);
+}
+
+static void arguments_are_refused(void **state)
+{
+	struct run r;
+
+	both_up();
+	RUN(&r, uk_cli_status, plain, "now");
+	assert_int_equal(r.code, UK_EXIT_USAGE);
+	assert_text("stderr", r.err,
+		    "uaccessctl: status: unexpected argument 'now'\n");
+	assert_text("stdout", r.out, "");
+	assert_int_equal(fake.ctl_calls, 0);
+	assert_int_equal(fake.opens, 0);
+	run_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest cli_status[] = {
+		cmocka_unit_test(ok_text_matches_golden),
+		cmocka_unit_test(ok_json_matches_golden_and_parses),
+		cmocka_unit_test(no_kernel_exits_3_and_prints_daemon_part),
+		cmocka_unit_test(no_kernel_json_says_unavailable),
+		cmocka_unit_test(kernel_from_daemon_when_netlink_has_none),
+		cmocka_unit_test(netlink_preferred_over_daemon_kernel),
+		cmocka_unit_test(no_daemon_exits_4_and_prints_kernel_part),
+		cmocka_unit_test(no_daemon_json_says_not_running),
+		cmocka_unit_test(socket_option_names_the_path),
+		cmocka_unit_test(kernel_dropped_exits_6),
+		cmocka_unit_test(kernel_site_overflow_exits_6),
+		cmocka_unit_test(daemon_lost_exits_6_json_says_loss),
+		cmocka_unit_test(every_loss_named_in_one_sentence),
+		cmocka_unit_test(no_kernel_beats_no_daemon),
+		cmocka_unit_test(no_daemon_beats_loss),
+		cmocka_unit_test(no_kernel_beats_loss),
+		cmocka_unit_test(socket_permission_denied_exits_5),
+		cmocka_unit_test(daemon_error_reply_exits_1_with_its_message),
+		cmocka_unit_test(daemon_reply_without_daemon_object_exits_1),
+		cmocka_unit_test(daemon_garbage_reply_exits_1),
+		cmocka_unit_test(get_status_failure_exits_1_with_the_kernel_message),
+		cmocka_unit_test(kernel_option_skips_the_daemon),
+		cmocka_unit_test(control_characters_are_not_printed),
+		cmocka_unit_test(arguments_are_refused),
+	};
+
+	return cmocka_run_group_tests(cli_status, setup, NULL);
+}
