@@ -2,7 +2,7 @@
 # `make help` lists the targets.
 
 .PHONY: help deps kernel kernel-kasan kernel-nodetect kernel-series kernel-bisect \
-	kernel-lint vm-check daemon daemon-check fuzz check demo clean
+	kernel-lint vm-check daemon install daemon-check fuzz check demo clean
 
 help:
 	@echo "make demo            build the debug kernel, boot it, show the detector at work"
@@ -16,6 +16,7 @@ help:
 	@echo "make kernel-lint     checkpatch --strict on the series, sparse on the new files"
 	@echo "make vm-check        boot the debug kernel (5- and 4-level paging), run the VM suite"
 	@echo "make daemon          build uaccessd (build/daemon)"
+	@echo "make install         install uaccessd, uaccessctl, man pages, completion, catalog (DESTDIR, PREFIX)"
 	@echo "make daemon-check    host tests of the daemon: unit (ASan+UBSan), journald, 60 s fuzz"
 	@echo "make fuzz            each fuzz target for FUZZ_TIME seconds (default 600)"
 	@echo "make clean           remove build/ (the extracted kernel tree too)"
@@ -46,6 +47,9 @@ vm-check: kernel
 
 daemon: deps
 	$(MAKE) -C daemon all tools
+
+install:
+	$(MAKE) -C daemon install
 
 daemon-check: deps
 	scripts/daemon-check.sh

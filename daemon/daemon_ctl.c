@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "daemon.h"
@@ -70,6 +71,17 @@ static int ctl_status(void *ctx, const struct uk_ctl_request *req,
 	return 0;
 }
 
+/* CLOCK_REALTIME - CLOCK_BOOTTIME, ns. */
+static uint64_t boot_to_real(void)
+{
+	struct timespec real, boot;
+
+	clock_gettime(CLOCK_REALTIME, &real);
+	clock_gettime(CLOCK_BOOTTIME, &boot);
+	return ((uint64_t)real.tv_sec - (uint64_t)boot.tv_sec) * 1000000000ULL +
+	       (uint64_t)real.tv_nsec - (uint64_t)boot.tv_nsec;
+}
+
 /*
  * Kernel addresses are a KASLR leak: the kernel shows them to admins only
  * (dump-sites, the events group), and so does uaccessd.  Others get the
@@ -101,8 +113,14 @@ static void site_json(struct uk_daemon *d, struct uk_json *j,
 	uk_json_kv_u64(j, "journal_suppressed", s->rl.suppressed_total);
 	uk_json_kv_u64(j, "first_ts_boot", s->first_boot);
 	uk_json_kv_u64(j, "last_ts_boot", s->last_boot);
-	uk_json_kv_u64(j, "first_ts_real", s->first_real);
-	uk_json_kv_u64(j, "last_ts_real", s->last_real);
+	/*
+	 * A site known from dump-sites alone has boot times only; this
+	 * boot's, when uaccessd reads the kernel it runs on.
+	 */
+	uk_json_kv_u64(j, "first_ts_real", s->first_real ? s->first_real :
+		       d->nl && s->first_boot ? s->first_boot + boot_to_real() : 0);
+	uk_json_kv_u64(j, "last_ts_real", s->last_real ? s->last_real :
+		       d->nl && s->last_boot ? s->last_boot + boot_to_real() : 0);
 	snprintf(hex, sizeof(hex), "0x%016" PRIx64, s->last_address);
 	if (addresses)
 		uk_json_kv_str(j, "last_address", hex);

@@ -19,6 +19,8 @@ cp /bin/busybox "$stage/bin/busybox"
 cp "$top/tests/vm/guest/init" "$stage/init"
 cp "$top"/tests/vm/guest/*.t "$top/tests/vm/guest/demo.sh" \
 	"$top/tests/vm/guest/lib.sh" "$stage/tests/"
+mkdir -p "$stage/usr/lib/systemd/catalog"
+cp "$top/packaging/uaccessd.catalog" "$stage/usr/lib/systemd/catalog/"
 echo "root:x:0:0:root:/root:/bin/sh" >"$stage/etc/passwd"
 echo "nobody:x:65534:65534:nobody:/nonexistent:/bin/sh" >>"$stage/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
