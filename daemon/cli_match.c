@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "why.h"
 #include "cli_match.h"
 #include "cli_output.h"
 #include "event.h"
@@ -29,18 +30,6 @@
 
 #define UK_PREFIX	"UACCESS_"
 #define UK_PREFIX_LEN	(sizeof(UK_PREFIX) - 1)
-
-__attribute__((format(printf, 3, 4)))
-static void why_set(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !whylen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
-}
 
 /* ---- matches ---- */
 
@@ -145,13 +134,13 @@ static int match_field(const char *arg, const char *eq, struct uk_match *m,
 	int n;
 
 	if (!flen) {
-		why_set(why, whylen, "\"%s\": no field name before '='", arg);
+		uk_why(why, whylen, "\"%s\": no field name before '='", arg);
 		return -EINVAL;
 	}
 	m->type = UK_MATCH_FIELD;
 	if (is_field_name(arg, flen)) {
 		if (flen > UK_MATCH_FIELD_MAX) {
-			why_set(why, whylen,
+			uk_why(why, whylen,
 				"field name \"%.*s...\" longer than %d bytes",
 				16, arg, UK_MATCH_FIELD_MAX);
 			return -EINVAL;
@@ -161,14 +150,14 @@ static int match_field(const char *arg, const char *eq, struct uk_match *m,
 		return 0;
 	}
 	if (!known_lower_field(arg, flen)) {
-		why_set(why, whylen,
+		uk_why(why, whylen,
 			"\"%.*s\" is not a journal field (upper case: UACCESS_PID=101) nor a field of uaccessd's entries (seq, pid, comm, helper, ...)",
 			(int)(flen > 64 ? 64 : flen), arg);
 		return -EINVAL;
 	}
 	n = snprintf(m->text, sizeof(m->text), UK_PREFIX "%s", arg);
 	if (n < 0 || (size_t)n >= sizeof(m->text)) {
-		why_set(why, whylen, "match longer than %d bytes",
+		uk_why(why, whylen, "match longer than %d bytes",
 			UK_MATCH_MAX - 1);
 		return -ENAMETOOLONG;
 	}
@@ -186,11 +175,11 @@ int uk_match_parse(const char *arg, struct uk_match *m, char *why,
 
 	memset(m, 0, sizeof(*m));
 	if (!arg || !arg[0]) {
-		why_set(why, whylen, "empty match");
+		uk_why(why, whylen, "empty match");
 		return -EINVAL;
 	}
 	if (strlen(arg) >= UK_MATCH_MAX) {
-		why_set(why, whylen, "match longer than %d bytes",
+		uk_why(why, whylen, "match longer than %d bytes",
 			UK_MATCH_MAX - 1);
 		return -ENAMETOOLONG;
 	}
@@ -200,7 +189,7 @@ int uk_match_parse(const char *arg, struct uk_match *m, char *why,
 		errno = 0;
 		pid = strtoull(arg, NULL, 10);
 		if (errno || pid > UINT32_MAX) {
-			why_set(why, whylen, "pid %s out of range", arg);
+			uk_why(why, whylen, "pid %s out of range", arg);
 			return -ERANGE;
 		}
 		m->type = UK_MATCH_PID;
@@ -215,20 +204,20 @@ int uk_match_parse(const char *arg, struct uk_match *m, char *why,
 	flen = strcspn(arg, "+ ");
 	if (!flen || isdigit((unsigned char)arg[0]) ||
 	    !symbol_tail_ok(arg + flen)) {
-		why_set(why, whylen,
+		uk_why(why, whylen,
 			"\"%s\" is not a pid, FIELD=VALUE or function name", arg);
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < flen; i++) {
 		if (!is_symbol_char(arg[i])) {
-			why_set(why, whylen,
+			uk_why(why, whylen,
 				"\"%s\" is not a pid, FIELD=VALUE or function name",
 				arg);
 			return -EINVAL;
 		}
 	}
 	if (flen >= UK_SYMBOL_LEN) {
-		why_set(why, whylen, "function name longer than %d bytes",
+		uk_why(why, whylen, "function name longer than %d bytes",
 			UK_SYMBOL_LEN - 1);
 		return -ENAMETOOLONG;
 	}
@@ -336,7 +325,7 @@ static int parse_span(const char *s, uint64_t *ret, bool *ago, char *why,
 			unit = USEC_PER_SEC;
 			s = w;
 		} else if (unit_usec(w, (size_t)(s - w), &unit) < 0) {
-			why_set(why, whylen, "unknown time unit \"%.*s\"",
+			uk_why(why, whylen, "unknown time unit \"%.*s\"",
 				(int)(s - w > 16 ? 16 : s - w), w);
 			return -EINVAL;
 		}
@@ -356,10 +345,10 @@ static int parse_span(const char *s, uint64_t *ret, bool *ago, char *why,
 	*ret = total;
 	return 0;
 bad:
-	why_set(why, whylen, "not a time span");
+	uk_why(why, whylen, "not a time span");
 	return -EINVAL;
 range:
-	why_set(why, whylen, "time span out of range");
+	uk_why(why, whylen, "time span out of range");
 	return -ERANGE;
 }
 
@@ -419,7 +408,7 @@ static int to_usec(time_t t, uint64_t frac, uint64_t *ret, char *why,
 		   size_t whylen)
 {
 	if (t < 0 || (uint64_t)t > (UINT64_MAX - frac) / USEC_PER_SEC) {
-		why_set(why, whylen, "time out of range");
+		uk_why(why, whylen, "time out of range");
 		return -ERANGE;
 	}
 	*ret = (uint64_t)t * USEC_PER_SEC + frac;
@@ -434,7 +423,7 @@ static int midnight(uint64_t now_usec, int days, uint64_t *ret, char *why,
 	struct tm tm;
 
 	if (!localtime_r(&now, &tm)) {
-		why_set(why, whylen, "time out of range");
+		uk_why(why, whylen, "time out of range");
 		return -ERANGE;
 	}
 	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
@@ -499,12 +488,12 @@ static int parse_absolute(const char *s, uint64_t now_usec, uint64_t *ret,
 	/* mktime() takes 2026-02-30 for 2026-03-02: refuse that. */
 	if (tm.tm_mday != want.tm_mday || tm.tm_mon != want.tm_mon ||
 	    tm.tm_year != want.tm_year) {
-		why_set(why, whylen, "\"%s\": no such date", s);
+		uk_why(why, whylen, "\"%s\": no such date", s);
 		return -EINVAL;
 	}
 	return to_usec(t, frac, ret, why, whylen);
 bad:
-	why_set(why, whylen,
+	uk_why(why, whylen,
 		"\"%.64s\" is not a time like \"2026-12-03 07:12:01\", \"today\", \"-1h\", \"1h ago\"",
 		s);
 	return -EINVAL;
@@ -519,7 +508,7 @@ int uk_time_parse(const char *s, uint64_t now_usec, uint64_t *ret,
 	int r;
 
 	if (!s || !*s) {
-		why_set(why, whylen, "empty time");
+		uk_why(why, whylen, "empty time");
 		return -EINVAL;
 	}
 	len = strlen(s);
@@ -544,7 +533,7 @@ int uk_time_parse(const char *s, uint64_t now_usec, uint64_t *ret,
 		if (*end)
 			goto bad;
 		if (errno || sec > UINT64_MAX / USEC_PER_SEC) {
-			why_set(why, whylen, "time out of range");
+			uk_why(why, whylen, "time out of range");
 			return -ERANGE;
 		}
 		*ret = sec * USEC_PER_SEC;
@@ -578,10 +567,10 @@ relative:
 	}
 	return 0;
 range:
-	why_set(why, whylen, "\"%.64s\" is out of range", s);
+	uk_why(why, whylen, "\"%.64s\" is out of range", s);
 	return -ERANGE;
 bad:
-	why_set(why, whylen,
+	uk_why(why, whylen,
 		"\"%.64s\" is not a time like \"2026-12-03 07:12:01\", \"today\", \"-1h\", \"1h ago\"",
 		s);
 	return -EINVAL;

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "why.h"
 #include "cli_output.h"
 #include "control_server.h"
 #include "format.h"
@@ -59,54 +60,40 @@ bool uk_cli_ctl_absent(int err)
 	return err == -ENOENT || err == -ECONNREFUSED;
 }
 
-static void set_why(char *why, size_t whylen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_why(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !whylen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
-}
-
 /* The transport's errors as sentences. */
 static void ctl_why(const char *path, int err, char *why, size_t whylen)
 {
 	switch (-err) {
 	case ENOENT:
-		set_why(why, whylen, "no control socket %s", path);
+		uk_why(why, whylen, "no control socket %s", path);
 		break;
 	case ECONNREFUSED:
-		set_why(why, whylen, "nothing listens on %s", path);
+		uk_why(why, whylen, "nothing listens on %s", path);
 		break;
 	case EACCES:
 	case EPERM:
-		set_why(why, whylen, "permission denied: cannot connect to %s",
+		uk_why(why, whylen, "permission denied: cannot connect to %s",
 			path);
 		break;
 	case ETIMEDOUT:
-		set_why(why, whylen, "uaccessd did not answer within %d s",
+		uk_why(why, whylen, "uaccessd did not answer within %d s",
 			UK_CLI_CTL_TIMEOUT_MS / 1000);
 		break;
 	case EPROTO:
-		set_why(why, whylen,
+		uk_why(why, whylen,
 			"uaccessd's reply is not one JSON object line");
 		break;
 	case EMSGSIZE:
-		set_why(why, whylen, "uaccessd's reply is too large");
+		uk_why(why, whylen, "uaccessd's reply is too large");
 		break;
 	case ENAMETOOLONG:
-		set_why(why, whylen, "socket path too long: %s", path);
+		uk_why(why, whylen, "socket path too long: %s", path);
 		break;
 	case ENOTSOCK:
-		set_why(why, whylen, "%s is not a socket", path);
+		uk_why(why, whylen, "%s is not a socket", path);
 		break;
 	default:
-		set_why(why, whylen, "cannot talk to uaccessd at %s: %s", path,
+		uk_why(why, whylen, "cannot talk to uaccessd at %s: %s", path,
 			strerror(-err));
 		break;
 	}
@@ -123,7 +110,7 @@ int uk_cli_ctl(const struct uk_cli *cli, const char *request,
 	bool ok = false;
 	int r;
 
-	set_why(why, whylen, "%s", "");
+	uk_why(why, whylen, "%s", "");
 	r = uk_cli_sys->ctl_call(path, request, UK_CLI_CTL_TIMEOUT_MS, &buf,
 				 &len);
 	if (r < 0) {
@@ -133,11 +120,11 @@ int uk_cli_ctl(const struct uk_cli *cli, const char *request,
 	r = uk_json_parse(buf, len, &v, perr, sizeof(perr));
 	free(buf);
 	if (r < 0) {
-		set_why(why, whylen, "uaccessd's reply is not JSON: %s", perr);
+		uk_why(why, whylen, "uaccessd's reply is not JSON: %s", perr);
 		return -EPROTO;
 	}
 	if (uk_json_get_bool(uk_json_object_get(v, "ok"), &ok) < 0) {
-		set_why(why, whylen, "uaccessd's reply has no \"ok\"");
+		uk_why(why, whylen, "uaccessd's reply has no \"ok\"");
 		uk_json_value_free(v);
 		return -EPROTO;
 	}
@@ -147,7 +134,7 @@ int uk_cli_ctl(const struct uk_cli *cli, const char *request,
 			en = EIO;
 		if (uk_json_get_str(uk_json_object_get(v, "error"), &msg) < 0)
 			msg = strerror((int)en);
-		set_why(why, whylen, "%s", msg);
+		uk_why(why, whylen, "%s", msg);
 		uk_json_value_free(v);
 		return -(int)en;
 	}
@@ -160,13 +147,13 @@ int uk_cli_ctl_explain(const struct uk_cli *cli, int err, const char *why,
 {
 	if (uk_cli_ctl_absent(err)) {
 		if (cli->socket)
-			set_why(msg, msglen, "%s: %s", UK_CLI_MSG_NO_DAEMON,
+			uk_why(msg, msglen, "%s: %s", UK_CLI_MSG_NO_DAEMON,
 				why);
 		else
-			set_why(msg, msglen, "%s", UK_CLI_MSG_NO_DAEMON);
+			uk_why(msg, msglen, "%s", UK_CLI_MSG_NO_DAEMON);
 		return UK_EXIT_NO_DAEMON;
 	}
-	set_why(msg, msglen, "%s", why && why[0] ? why : strerror(-err));
+	uk_why(msg, msglen, "%s", why && why[0] ? why : strerror(-err));
 	if (err == -EPERM || err == -EACCES)
 		return UK_EXIT_PERM;
 	return UK_EXIT_FAILURE;
@@ -184,15 +171,15 @@ int uk_cli_nl_explain(int err, char *msg, size_t msglen)
 {
 	switch (-err) {
 	case ENOENT:
-		set_why(msg, msglen, "%s", UK_CLI_MSG_NO_KERNEL);
+		uk_why(msg, msglen, "%s", UK_CLI_MSG_NO_KERNEL);
 		return UK_EXIT_NO_KERNEL;
 	case EPERM:
 	case EACCES:
-		set_why(msg, msglen,
+		uk_why(msg, msglen,
 			"permission denied: cannot open a generic netlink socket");
 		return UK_EXIT_PERM;
 	default:
-		set_why(msg, msglen,
+		uk_why(msg, msglen,
 			"cannot reach the kernel's uaccess_kaddr family: %s",
 			strerror(-err));
 		return UK_EXIT_FAILURE;

@@ -12,13 +12,11 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${UK_BIN:-$top/build/daemon}
 
-if [ -z "${UK_CLI_JOURNAL_NS:-}" ]; then
-	exec unshare --mount --propagation private \
-		env UK_CLI_JOURNAL_NS=1 UK_BIN="$bin" "$0" "$@"
-fi
+. "$top/tests/lib/journald.sh"
+uk_private_ns UK_CLI_JOURNAL_NS "$@"
 
 failed=0
-check() {	# check STATUS DESCRIPTION [WHY]
+check() {	# check STATUS DESCRIPTION [WHY], counting failures
 	if [ "$1" = 0 ]; then
 		echo "ok - $2"
 	else
@@ -33,58 +31,17 @@ is() {
 }
 
 tmp=$(mktemp -d /tmp/uk-cli-journal.XXXXXX)
-mount -t tmpfs tmpfs /run || { echo "Bail out! cannot mount /run"; exit 1; }
-mount -t tmpfs tmpfs /var/log || { echo "Bail out! cannot mount /var/log"; exit 1; }
-mkdir -p /run/systemd/journal /run/log/journal
-jdir=/run/log/journal
+uk_journald_setup
 export TZ=UTC
 
-journald_pid=
-start_journald() {	# start_journald [HOSTNAME]: another UTS namespace if given
-	rm -f /run/systemd/journal/socket /run/systemd/journal/stdout \
-		/run/systemd/journal/dev-log
-	if [ -n "${1:-}" ]; then
-		unshare --uts sh -c "hostname '$1' && exec /lib/systemd/systemd-journald" \
-			>>"$tmp/journald.log" 2>&1 &
-	else
-		/lib/systemd/systemd-journald >>"$tmp/journald.log" 2>&1 &
-	fi
-	journald_pid=$!
-	for _ in $(seq 100); do
-		[ -S /run/systemd/journal/socket ] &&
-			kill -0 "$journald_pid" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	return 1
-}
-stop_journald() {
-	kill "$journald_pid" 2>/dev/null
-	wait "$journald_pid" 2>/dev/null
-	journald_pid=
-}
 cleanup() {
 	[ -n "$journald_pid" ] && stop_journald
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 
-msgid() {
-	sed -n "s/#define UK_MSGID_$1[[:space:]]*\"\(.*\)\"/\1/p" "$top/daemon/journal.h"
-}
 ev_id=$(msgid EVENT)
 loss_id=$(msgid LOSS)
-jcount() {	# jcount MATCH...: entries in the journal
-	journalctl -D "$jdir" --no-pager -o json "$@" 2>/dev/null | grep -c .
-}
-settle() {	# settle WANT MATCH...: wait up to 5 s for WANT entries
-	local c
-	for _ in $(seq 100); do
-		c=$(jcount "${@:2}")
-		[ "$c" -ge "$1" ] && break
-		sleep 0.05
-	done
-	echo "$c"
-}
 # ctl ARGS...: uaccessctl on the test journal; output in $out, $err, $rc
 ctl() {
 	"$bin/uaccessctl" --no-pager --directory "$jdir" "$@" \

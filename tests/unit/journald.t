@@ -16,64 +16,12 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${UK_BIN:-$top/build/daemon}
 here=$top/tests/unit
 
-if [ -z "${UK_JOURNALD_NS:-}" ]; then
-	exec unshare --mount --propagation private \
-		env UK_JOURNALD_NS=1 UK_BIN="$bin" "$0" "$@"
-fi
-
-check() {	# check STATUS DESCRIPTION [WHY]
-	if [ "$1" = 0 ]; then
-		echo "ok - $2"
-	else
-		echo "not ok - $2${3:+ # $3}"
-	fi
-}
+. "$top/tests/lib/journald.sh"
+uk_private_ns UK_JOURNALD_NS "$@"
 
 tmp=$(mktemp -d /tmp/uk-journald.XXXXXX)
-mount -t tmpfs tmpfs /run || { echo "Bail out! cannot mount /run"; exit 1; }
-mount -t tmpfs tmpfs /var/log || { echo "Bail out! cannot mount /var/log"; exit 1; }
-mkdir -p /run/systemd/journal /run/log/journal
-jdir=/run/log/journal
-
-journald_pid=
+uk_journald_setup
 daemon_pid=
-# A stopped journald leaves its sockets behind (systemd owns them when it
-# runs as PID 1): remove them, so that the new socket means a live journald.
-start_journald() {
-	rm -f /run/systemd/journal/socket /run/systemd/journal/stdout \
-		/run/systemd/journal/dev-log
-	/lib/systemd/systemd-journald >>"$tmp/journald.log" 2>&1 &
-	journald_pid=$!
-	for _ in $(seq 100); do
-		[ -S /run/systemd/journal/socket ] &&
-			kill -0 "$journald_pid" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	return 1
-}
-stop_journald() {
-	kill "$journald_pid" 2>/dev/null
-	wait "$journald_pid" 2>/dev/null
-	journald_pid=
-}
-jctl() {
-	journalctl -D "$jdir" --no-pager "$@"
-}
-# jcount MESSAGE_ID [MATCH...]: entries in the journal
-jcount() {
-	jctl -o json MESSAGE_ID="$1" "${@:2}" 2>/dev/null | grep -c .
-}
-# settle MESSAGE_ID WANT: journald takes datagrams asynchronously; wait
-# up to 5 s for WANT entries and print how many there are.
-settle() {
-	local c
-	for _ in $(seq 100); do
-		c=$(jcount "$1")
-		[ "$c" -ge "$2" ] && break
-		sleep 0.05
-	done
-	echo "$c"
-}
 cleanup() {
 	[ -n "$daemon_pid" ] && kill -9 "$daemon_pid" 2>/dev/null
 	[ -n "$journald_pid" ] && stop_journald
@@ -81,9 +29,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-msgid() {
-	sed -n "s/#define UK_MSGID_$1[[:space:]]*\"\(.*\)\"/\1/p" "$top/daemon/journal.h"
-}
 ev_id=$(msgid EVENT)
 loss_id=$(msgid LOSS)
 health_id=$(msgid HEALTH)
@@ -148,7 +93,7 @@ check $([ "${cpu:-999}" -lt 50 ]; echo $?) \
 kill -TERM "$wpid"
 wait "$wpid"
 check $? "no kernel family: SIGTERM still exits 0"
-n=$(settle "$health_id" 0 >/dev/null; jcount "$health_id" UACCESS_DAEMON_STATE=family-absent)
+n=$(settle 1 MESSAGE_ID="$health_id" UACCESS_DAEMON_STATE=family-absent)
 check $([ "$n" = 1 ]; echo $?) "no kernel family: said once in the journal, at WARNING" "got $n entries"
 
 # 2. journald stopped mid-run: three steps of 100 events through a FIFO,
@@ -186,11 +131,11 @@ wait_events() {
 	echo "# daemon has ${s:-no} events, want $1"
 	return 1
 }
-before=$(jcount "$ev_id")
+before=$(jcount MESSAGE_ID="$ev_id")
 cat "$tmp/b0.rep" >&3
 wait_events 100
 check $? "step 1: uaccessd takes 100 events from the FIFO"
-step1=$(($(settle "$ev_id" $((before + 100))) - before))
+step1=$(($(settle $((before + 100)) MESSAGE_ID="$ev_id") - before))
 check $((step1 != 100)) "step 1: 100 event entries in the journal" "got $step1"
 
 stop_journald
@@ -209,7 +154,7 @@ check $? "step 3: journald starts again"
 tail -c +17 "$tmp/b2.rep" >&3
 wait_events 300
 check $? "step 3: uaccessd takes the last 100 events"
-step3=$(($(settle "$ev_id" $((before + step1 + 100))) - before - step1))
+step3=$(($(settle $((before + step1 + 100)) MESSAGE_ID="$ev_id") - before - step1))
 check $((step3 != 100)) "step 3: the last 100 event entries are in the journal" \
 	"got $step3"
 lost=$(jctl -o json MESSAGE_ID="$loss_id" UACCESS_LOSS_REASON=journal-send-failed |
@@ -234,7 +179,7 @@ got="$(reloads) $(cfgval site_burst)"
 check $([ "$got" = "0 1 10000" ]; echo $?) \
 	"SIGHUP with a bad line: refused, the old configuration stays" \
 	"reloads, failures, site_burst: $got"
-n=$(settle "$health_id" 0 >/dev/null; jcount "$health_id" UACCESS_DAEMON_STATE=reload-failed)
+n=$(settle 1 MESSAGE_ID="$health_id" UACCESS_DAEMON_STATE=reload-failed)
 msg=$(jctl -o cat MESSAGE_ID="$health_id" UACCESS_DAEMON_STATE=reload-failed | tail -n 1)
 check $([ "$n" = 1 ] && echo "$msg" | grep -q "b.conf:5: "; echo $?) \
 	"SIGHUP with a bad line: an ERR entry names the file and line" "$n entries: $msg"
@@ -252,5 +197,5 @@ rc=$?
 bpid=$daemon_pid
 daemon_pid=
 check $rc "SIGTERM: uaccessd exits 0" "rc $rc: $(tail -n 3 "$tmp/b.err")"
-n=$(jcount "$health_id" UACCESS_DAEMON_STATE=stopping _PID="$bpid")
+n=$(jcount MESSAGE_ID="$health_id" UACCESS_DAEMON_STATE=stopping _PID="$bpid")
 check $((n != 1)) "SIGTERM: one 'stopping' health entry" "got $n"

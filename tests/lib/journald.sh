@@ -1,0 +1,86 @@
+# journald.sh: sourced by the host tests that need a real systemd-journald
+# (tests/unit/journald.t, cli_journal.t).  The caller sets $top and $tmp
+# and re-executes itself in a private mount namespace first:
+#
+#	uk_private_ns NAME "$@"		(returns only inside the namespace)
+#	uk_journald_setup		tmpfs /run and /var/log, $jdir
+#
+# so that the journald it starts (as root, without systemd as PID 1) is
+# its own and the host's journal, if any, is untouched.
+
+# uk_private_ns NAME ARGS...: exec the calling script again under
+# unshare --mount unless the environment variable NAME says it is there.
+uk_private_ns() {
+	local var=$1
+	shift
+	[ -n "${!var:-}" ] && return 0
+	exec unshare --mount --propagation private \
+		env "$var=1" UK_BIN="$bin" "$0" "$@"
+}
+
+uk_journald_setup() {
+	mount -t tmpfs tmpfs /run || { echo "Bail out! cannot mount /run"; exit 1; }
+	mount -t tmpfs tmpfs /var/log || { echo "Bail out! cannot mount /var/log"; exit 1; }
+	mkdir -p /run/systemd/journal /run/log/journal
+	jdir=/run/log/journal
+}
+
+# check STATUS DESCRIPTION [WHY]: one TAP line
+check() {
+	if [ "$1" = 0 ]; then
+		echo "ok - $2"
+	else
+		echo "not ok - $2${3:+ # $3}"
+	fi
+}
+
+journald_pid=
+# start_journald [HOSTNAME]: a journald (in its own UTS namespace with that
+# host name, if given).  A stopped journald leaves its sockets behind
+# (systemd owns them when it is PID 1): they go first, so that the new
+# socket means a live journald.
+start_journald() {
+	rm -f /run/systemd/journal/socket /run/systemd/journal/stdout \
+		/run/systemd/journal/dev-log
+	if [ -n "${1:-}" ]; then
+		unshare --uts sh -c "hostname '$1' && exec /lib/systemd/systemd-journald" \
+			>>"$tmp/journald.log" 2>&1 &
+	else
+		/lib/systemd/systemd-journald >>"$tmp/journald.log" 2>&1 &
+	fi
+	journald_pid=$!
+	for _ in $(seq 100); do
+		[ -S /run/systemd/journal/socket ] &&
+			kill -0 "$journald_pid" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+stop_journald() {
+	kill "$journald_pid" 2>/dev/null
+	wait "$journald_pid" 2>/dev/null
+	journald_pid=
+}
+
+# msgid EVENT|SUPPRESSED|LOSS|HEALTH: uaccessd's MESSAGE_ID
+msgid() {
+	sed -n "s/#define UK_MSGID_$1[[:space:]]*\"\(.*\)\"/\1/p" "$top/daemon/journal.h"
+}
+jctl() {
+	journalctl -D "$jdir" --no-pager "$@"
+}
+# jcount MATCH...: entries in the test journal
+jcount() {
+	jctl -o json "$@" 2>/dev/null | grep -c .
+}
+# settle WANT MATCH...: journald takes datagrams asynchronously; wait up to
+# 5 s for WANT entries and print how many there are.
+settle() {
+	local c
+	for _ in $(seq 100); do
+		c=$(jcount "${@:2}")
+		[ "$c" -ge "$1" ] && break
+		sleep 0.05
+	done
+	echo "$c"
+}
