@@ -195,11 +195,17 @@ static void print_event_json(struct monitor *m, const struct uk_event *ev)
 
 static void handle_event(struct monitor *m, const struct uk_event *ev)
 {
-	/* Lower or equal: the kernel's counters were reset; start over. */
+	/*
+	 * The kernel numbers events per boot and never restarts; it drains
+	 * its per-CPU queues in batches, so one from another CPU may come
+	 * after a higher number (it fills a gap shown before: "missing so
+	 * far").  The highest number seen stays the reference.
+	 */
 	if (m->have_seq && ev->seq > m->last_seq + 1)
 		print_gap(m, m->last_seq + 1, ev->seq - 1);
+	if (!m->have_seq || ev->seq > m->last_seq)
+		m->last_seq = ev->seq;
 	m->have_seq = true;
-	m->last_seq = ev->seq;
 	if (m->cli->json)
 		print_event_json(m, ev);
 	else

@@ -38,6 +38,7 @@ struct uk_daemon {
 	sd_event_source *retry_src;
 	sd_event_source *resync_src;	/* deferred re-sync after overrun */
 	bool resync_wanted;
+	uint64_t refreshed_ns;		/* last re-sync for a control request */
 	char last_error[256];
 
 	/* timers */
@@ -60,8 +61,8 @@ int uk_source_start(struct uk_daemon *d);
 void uk_source_stop(struct uk_daemon *d);
 /* Re-read the kernel's status and per-site totals; 0 or -errno. */
 int uk_source_resync(struct uk_daemon *d);
-/* Read what the events socket holds now. */
-void uk_source_drain(struct uk_daemon *d);
+/* Read what the events socket holds now: true if a batch's worth is left. */
+bool uk_source_drain(struct uk_daemon *d);
 
 /* daemon_ctl.c: the control socket's commands */
 extern const struct uk_ctl_ops uk_daemon_ctl_ops;

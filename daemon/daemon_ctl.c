@@ -16,12 +16,24 @@
 #include "daemon.h"
 #include "json.h"
 
-/* Take what is queued, then the kernel's exact totals. */
-static void refresh(struct uk_daemon *d)
+/*
+ * Take what is queued, then the kernel's exact totals; at most once per
+ * UK_REFRESH_NS for unprivileged askers, whom a loop of requests must
+ * not let stall the draining of events.
+ */
+#define UK_REFRESH_NS	(2 * 1000000000ULL)
+
+static void refresh(struct uk_daemon *d, const struct uk_ctl_request *req)
 {
+	uint64_t now = uk_now_ns();
+
 	if (!d->nl)
 		return;
 	uk_source_drain(d);
+	if (req->peer->uid != 0 && d->refreshed_ns &&
+	    now - d->refreshed_ns < UK_REFRESH_NS)
+		return;
+	d->refreshed_ns = now;
 	uk_source_resync(d);
 }
 
@@ -51,7 +63,9 @@ static int ctl_status(void *ctx, const struct uk_ctl_request *req,
 {
 	struct uk_daemon *d = ctx;
 
-	refresh(d);
+	/* get-status alone: the per-site totals are not in this reply. */
+	if (d->nl)
+		uk_source_drain(d);
 	kernel_json(d, j);
 	uk_json_key(j, "daemon");
 	uk_json_object_begin(j);
@@ -83,6 +97,15 @@ static uint64_t boot_to_real(void)
 }
 
 /*
+ * %pB prints a bare address where it finds no symbol (code without
+ * symbols, BPF): hidden like the other addresses.
+ */
+static const char *shown_symbol(const char *sym, bool addresses)
+{
+	return addresses || strncmp(sym, "0x", 2) ? sym : "?";
+}
+
+/*
  * Kernel addresses are a KASLR leak: the kernel shows them to admins only
  * (dump-sites, the events group), and so does uaccessd.  Others get the
  * symbols, which are what they need to read a report.
@@ -100,7 +123,7 @@ static void site_json(struct uk_daemon *d, struct uk_json *j,
 	snprintf(hex, sizeof(hex), "0x%016" PRIx64, s->site_ip);
 	if (addresses)
 		uk_json_kv_str(j, "site_ip", hex);
-	uk_json_kv_str(j, "site_symbol", s->symbol);
+	uk_json_kv_str(j, "site_symbol", shown_symbol(s->symbol, addresses));
 	uk_json_kv_str(j, "kind", uk_enum_name(UK_ENUM_KIND, s->kind));
 	uk_json_kv_str(j, "helper", uk_enum_name(UK_ENUM_HELPER, s->helper));
 	uk_json_kv_str(j, "direction",
@@ -139,7 +162,8 @@ static void site_json(struct uk_daemon *d, struct uk_json *j,
 			uk_json_key(j, "frames");
 			uk_json_array_begin(j);
 			for (k = 0; k < stack->nr_frames; k++)
-				uk_json_str(j, stack->frames[k].symbol);
+				uk_json_str(j, shown_symbol(stack->frames[k].symbol,
+							    addresses));
 			uk_json_array_end(j);
 		}
 		uk_json_object_end(j);
@@ -192,7 +216,7 @@ static int ctl_sites(void *ctx, const struct uk_ctl_request *req,
 	size_t i, n = 0, shown;
 	int r;
 
-	refresh(d);
+	refresh(d, req);
 	r = uk_agg_sorted(d->pipe.agg, sorts[req->sort], &sites, &n);
 	if (r < 0)
 		return r;
@@ -228,7 +252,6 @@ static int ctl_reset(void *ctx, const struct uk_ctl_request *req,
 	r = uk_nl_reset(d->nl, &old, err, errlen);
 	if (r < 0)
 		return r;
-	uk_agg_reset(d->pipe.agg);
 	uk_pipeline_kernel_reset(&d->pipe, &old);
 	uk_source_resync(d);
 	uk_json_key(j, "kernel_before");

@@ -57,6 +57,7 @@ struct uk_call {
 	void *out;		/* struct uk_status for status replies */
 	int parse_err;
 	unsigned int replies;
+	uint32_t seq;		/* of the request: replies to others are old */
 };
 
 static void set_why(char *why, size_t whylen, const char *s)
@@ -236,6 +237,14 @@ static int cb_finish(struct nl_msg *msg, void *arg)
 	return NL_STOP;
 }
 
+/* A reply to an earlier request that timed out is skipped, not taken. */
+static int cb_seq(struct nl_msg *msg, void *arg)
+{
+	struct uk_call *call = arg;
+
+	return nlmsg_hdr(msg)->nlmsg_seq == call->seq ? NL_OK : NL_SKIP;
+}
+
 static int cb_ack(struct nl_msg *msg, void *arg)
 {
 	struct uk_call *call = arg;
@@ -251,6 +260,8 @@ static int cb_err(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
 	struct uk_call *call = arg;
 	size_t off = NLMSG_HDRLEN + sizeof(*e);
 
+	if (nlh->nlmsg_seq != call->seq)
+		return NL_SKIP;
 	if (!(nlh->nlmsg_flags & NLM_F_CAPPED) &&
 	    e->msg.nlmsg_len >= NLMSG_HDRLEN)
 		off += NLMSG_ALIGN(e->msg.nlmsg_len - NLMSG_HDRLEN);
@@ -277,8 +288,10 @@ static int request(struct uk_nl *nl, struct nl_msg *msg, struct uk_call *call)
 	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, cb_finish, call);
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, cb_ack, call);
 	nl_cb_err(cb, NL_CB_CUSTOM, cb_err, call);
+	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, cb_seq, call);
 
 	r = nl_send_auto(nl->req, msg);
+	call->seq = nlmsg_hdr(msg)->nlmsg_seq;
 	nlmsg_free(msg);
 	if (r < 0) {
 		r = nle_to_errno(r);
@@ -387,6 +400,21 @@ int uk_nl_dump_sites(struct uk_nl *nl,
 	if (!msg)
 		return -ENOMEM;
 	return request(nl, msg, &call);
+}
+
+int uk_nl_events_rcvbuf(struct uk_nl *nl, int rcvbuf)
+{
+	int fd;
+
+	if (!nl->ev)
+		return 0;
+	fd = nl_socket_get_fd(nl->ev);
+	/* Past net.core.rmem_max when we may; the plain size otherwise. */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
+		       sizeof(rcvbuf)) < 0 &&
+	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)) < 0)
+		return -errno;
+	return 0;
 }
 
 int uk_nl_events_open(struct uk_nl *nl, int rcvbuf)

@@ -47,6 +47,9 @@ int uk_nl_dump_sites(struct uk_nl *nl,
  * -EPERM: joining needs CAP_SYS_ADMIN.  Returns the socket's fd.
  */
 int uk_nl_events_open(struct uk_nl *nl, int rcvbuf);
+/* A new receive buffer size for the events socket (configuration reload). */
+int uk_nl_events_rcvbuf(struct uk_nl *nl, int rcvbuf);
+
 /*
  * Read one datagram into @buf.  Returns its length, -EAGAIN when there is
  * none, -ENOBUFS when the kernel dropped messages because the receive

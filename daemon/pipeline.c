@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <syslog.h>
+#include <linux/genetlink.h>
 #include <linux/netlink.h>
 
 #include "json.h"
@@ -191,6 +193,36 @@ void uk_pipeline_tick(struct uk_pipeline *p, uint64_t now_ns)
 		*last = now_ns;
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void check_seq(struct uk_pipeline *p, uint64_t seq, uint64_t now_ns);
+
+/*
+ * The kernel's last sequence number, read after the socket was drained:
+ * events numbered up to it that never came are missing even if nothing
+ * follows them (the end of a flood).  Events still on their way are
+ * taken back when they arrive, as for any gap.
+ */
+static void catch_up(struct uk_pipeline *p, uint64_t kernel_last,
+		     uint64_t now)
+{
+	if (!p->have_seq || kernel_last < p->last_seq)
+		return;
+	if (kernel_last == p->last_seq) {
+		/* Nothing missing: an overrun lost nothing after all. */
+		p->overrun_pending = false;
+		return;
+	}
+	check_seq(p, kernel_last + 1, now);
+	p->last_seq = kernel_last;
+}
+
 /* Remember @seq as missing, so that a late arrival can take it back. */
 static void mark_missing(struct uk_pipeline *p, uint64_t seq, bool overrun)
 {
@@ -233,8 +265,13 @@ static void check_seq(struct uk_pipeline *p, uint64_t seq, uint64_t now_ns)
 		snprintf(p->last_gap, sizeof(p->last_gap),
 			 "sequence %" PRIu64 " followed %" PRIu64, seq,
 			 p->last_seq);
+		/*
+		 * The kernel hands out ENOBUFS before the datagrams it had
+		 * queued, so the overrun's gap is the first one after it,
+		 * not the next event.
+		 */
+		p->overrun_pending = false;
 	}
-	p->overrun_pending = false;
 	p->have_seq = true;
 	p->last_seq = seq;
 }
@@ -260,6 +297,13 @@ static void message(struct uk_pipeline *p, const struct nlmsghdr *nlh,
 		p->other++;
 		return;
 	}
+	/* Replies (dump-sites, status) in a replay are no events. */
+	if (len >= NLMSG_HDRLEN + GENL_HDRLEN &&
+	    ((const struct genlmsghdr *)NLMSG_DATA(nlh))->cmd !=
+	    UACCESS_KADDR_CMD_EVENT) {
+		p->other++;
+		return;
+	}
 	p->messages++;
 	r = uk_event_parse(nlh, len, &ev, why, sizeof(why));
 	if (r < 0) {
@@ -281,6 +325,11 @@ static void message(struct uk_pipeline *p, const struct nlmsghdr *nlh,
 	 */
 	if (uk_config_ignored(p->cfg, ev.site_symbol)) {
 		p->ignored++;
+		return;
+	}
+	/* Recorded before a reset: counted, not folded into the new table. */
+	if (p->reset_fence && ev.seq <= p->reset_fence) {
+		p->before_reset++;
 		return;
 	}
 	r = uk_agg_add_event(p->agg, &ev, now_ns, &site, &forward);
@@ -385,6 +434,7 @@ void uk_pipeline_kernel_status(struct uk_pipeline *p,
 	}
 	p->kernel_dropped = st->dropped;
 	p->kernel_overflow = st->sites_overflow;
+	catch_up(p, st->last_seq, now_ns());
 	update_loss(p);
 }
 
@@ -400,6 +450,14 @@ void uk_pipeline_sync_site(struct uk_pipeline *p, const struct uk_site *s)
 void uk_pipeline_kernel_reset(struct uk_pipeline *p,
 			      const struct uk_status *old)
 {
+	struct uk_agg_stats st;
+
+	/* The daemon's table starts again too; its own counts go on. */
+	uk_agg_get_stats(p->agg, &st);
+	p->evicted_acc += st.evicted;
+	p->evicted_pending_acc += st.evicted_pending;
+	uk_agg_reset(p->agg);
+	p->reset_fence = old->last_seq;
 	if (p->have_kernel) {
 		p->kernel_dropped_acc += sat_sub(old->dropped,
 						 p->kernel_dropped_base);
@@ -436,16 +494,18 @@ void uk_pipeline_flush(struct uk_pipeline *p)
 {
 	struct summary_walk w = { p, UK_SUMMARIES_PER_FLUSH };
 	struct uk_agg_stats st;
+	uint64_t pending;
 
 	uk_agg_take_summaries(p->agg, summary_cb, &w);
 	uk_agg_get_stats(p->agg, &st);
 	/* Sites evicted with suppressed occurrences not yet summarized. */
-	if (st.evicted_pending > p->evicted_summarized &&
+	pending = p->evicted_pending_acc + st.evicted_pending;
+	if (pending > p->evicted_summarized &&
 	    uk_journal_suppressed(&p->journal, "(sites evicted from uaccessd's table)",
-				  0, 0, 0, st.evicted_pending - p->evicted_summarized,
-				  st.evicted_pending) == 0)
-		p->evicted_summarized = st.evicted_pending;
-	p->loss[UK_LOSS_EVICTED] = st.evicted;
+				  0, 0, 0, pending - p->evicted_summarized,
+				  pending) == 0)
+		p->evicted_summarized = pending;
+	p->loss[UK_LOSS_EVICTED] = p->evicted_acc + st.evicted;
 	update_loss(p);
 	report_gaps(p);
 	report_other(p, UK_LOSS_MALFORMED, p->last_malformed);
@@ -480,6 +540,7 @@ void uk_pipeline_json(const struct uk_pipeline *p, struct uk_json *j)
 	uk_json_kv_u64(j, "ignored", p->ignored);
 	uk_json_kv_u64(j, "late", p->late);
 	uk_json_kv_u64(j, "recovered", p->recovered);
+	uk_json_kv_u64(j, "before_reset", p->before_reset);
 	uk_json_kv_u64(j, "other_messages", p->other);
 	uk_json_kv_u64(j, "overruns", p->overruns);
 	uk_json_kv_u64(j, "resyncs", p->resyncs);
@@ -497,7 +558,7 @@ void uk_pipeline_json(const struct uk_pipeline *p, struct uk_json *j)
 	uk_json_object_begin(j);
 	for (r = 0; r < UK_LOSS_NR; r++)
 		uk_json_kv_u64(j, uk_loss_name(r), r == UK_LOSS_JOURNAL ?
-			       p->journal.failed : p->loss[r]);
+			       p->journal_lost : p->loss[r]);
 	uk_json_object_end(j);
 	uk_json_kv_u64(j, "lost", uk_pipeline_lost(p));
 }

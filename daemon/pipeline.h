@@ -37,6 +37,10 @@ struct uk_pipeline {
 	uint64_t late;			/* duplicates, or older than the window */
 	uint64_t recovered;		/* arrived after their gap was counted */
 	uint64_t evicted_summarized;	/* of the agg's evicted_pending */
+	uint64_t evicted_acc;		/* the agg's counts before a reset */
+	uint64_t evicted_pending_acc;
+	uint64_t reset_fence;		/* last seq before the last reset */
+	uint64_t before_reset;		/* events at or below it, not folded */
 
 	/*
 	 * What the sequence numbers show missing: after an overrun, or not.

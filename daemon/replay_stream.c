@@ -88,6 +88,17 @@ static int on_read(sd_event_source *src, int fd, uint32_t revents,
 		return 0;
 	}
 	if (n == 0) {
+		uint32_t mlen;
+
+		/* As the file reader: the last message may lack its padding. */
+		if (s->have_header && s->len >= NLMSG_HDRLEN) {
+			memcpy(&mlen, s->buf, sizeof(mlen));
+			if (mlen >= NLMSG_HDRLEN && mlen <= s->len &&
+			    s->len < NLMSG_ALIGN(mlen)) {
+				uk_pipeline_datagram(s->p, s->buf, mlen, now_ns());
+				s->len = 0;
+			}
+		}
 		if (s->len || !s->have_header)
 			finish(s, -EBADMSG, s->have_header ?
 			       "stream ends inside a message" :

@@ -15,6 +15,8 @@
 #define UK_RETRY_USEC		(5 * 1000000ULL)
 #define UK_DRAIN_BATCH		256	/* datagrams per wakeup */
 
+static void schedule_retry(struct uk_daemon *d);
+
 static void stop_events(struct uk_daemon *d)
 {
 	d->events_src = sd_event_source_disable_unref(d->events_src);
@@ -42,10 +44,16 @@ int uk_source_resync(struct uk_daemon *d)
 	if (r == 0)
 		r = uk_nl_dump_sites(d->nl, sync_cb, d, why, sizeof(why));
 	if (r < 0) {
-		snprintf(d->last_error, sizeof(d->last_error),
-			 "re-sync from the kernel failed: %.200s", why);
-		uk_journal_health(&d->pipe.journal, LOG_ERR, "resync-failed",
-				  "%s", d->last_error);
+		char msg[sizeof(d->last_error)];
+
+		snprintf(msg, sizeof(msg), "re-sync from the kernel failed: %.200s",
+			 why);
+		/* Once per cause: a control request may ask every second. */
+		if (strcmp(msg, d->last_error)) {
+			snprintf(d->last_error, sizeof(d->last_error), "%s", msg);
+			uk_journal_health(&d->pipe.journal, LOG_ERR,
+					  "resync-failed", "%s", msg);
+		}
 		return r;
 	}
 	uk_pipeline_kernel_status(&d->pipe, &st);
@@ -53,7 +61,7 @@ int uk_source_resync(struct uk_daemon *d)
 	return 0;
 }
 
-void uk_source_drain(struct uk_daemon *d)
+bool uk_source_drain(struct uk_daemon *d)
 {
 	static char buf[UK_NL_BUFSIZE] __attribute__((aligned(8)));
 	unsigned int i;
@@ -62,7 +70,7 @@ void uk_source_drain(struct uk_daemon *d)
 	for (i = 0; d->nl && i < UK_DRAIN_BATCH; i++) {
 		n = uk_nl_events_recv(d->nl, buf, sizeof(buf));
 		if (n == -EAGAIN)
-			return;
+			return false;
 		if (n == -ENOBUFS) {
 			uk_pipeline_overrun(&d->pipe);
 			d->resync_wanted = true;
@@ -75,12 +83,20 @@ void uk_source_drain(struct uk_daemon *d)
 			continue;
 		}
 		if (n < 0) {
+			/* Not to spin on a broken socket: subscribe anew. */
 			snprintf(d->last_error, sizeof(d->last_error),
 				 "events socket: %s", strerror((int)-n));
-			return;
+			uk_journal_health(&d->pipe.journal, LOG_ERR,
+					  "events-socket-error",
+					  "%s; subscribing again", d->last_error);
+			stop_events(d);
+			d->state = UK_STATE_WAITING;
+			schedule_retry(d);
+			return false;
 		}
 		uk_pipeline_datagram(&d->pipe, buf, (size_t)n, uk_now_ns());
 	}
+	return d->nl != NULL;
 }
 
 static int on_events(sd_event_source *s, int fd, uint32_t revents,

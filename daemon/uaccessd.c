@@ -92,6 +92,8 @@ int uk_daemon_reload(struct uk_daemon *d, char *err, size_t errlen)
 	old = d->cfg;
 	d->cfg = cfg;
 	r = uk_pipeline_set_config(&d->pipe, &d->cfg);
+	if (r == 0 && cfg.rcvbuf != old.rcvbuf && d->nl)
+		r = uk_nl_events_rcvbuf(d->nl, (int)cfg.rcvbuf);
 	if (r < 0) {
 		d->cfg = old;
 		uk_config_free(&cfg);
@@ -129,8 +131,14 @@ static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si,
 {
 	struct uk_daemon *d = userdata;
 
+	uint64_t until = uk_now_ns() + 1000000000ULL;
+
 	sd_notify(0, "STOPPING=1");
-	uk_source_drain(d);
+	/* Everything queued, within a second; then what never came counts. */
+	while (uk_source_drain(d) && uk_now_ns() < until)
+		;
+	if (d->nl)
+		uk_source_resync(d);
 	uk_pipeline_flush(&d->pipe);
 	uk_journal_health(&d->pipe.journal, LOG_INFO, "stopping",
 			  "stopping after %" PRIu64 " events, %" PRIu64
