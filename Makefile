@@ -17,7 +17,7 @@ help:
 	@echo "make vm-check        boot the debug kernel (5- and 4-level paging), run the VM suite"
 	@echo "make daemon          build uaccessd (build/daemon)"
 	@echo "make install         install uaccessd, uaccessctl, man pages, completion, catalog (DESTDIR, PREFIX)"
-	@echo "make daemon-check    host tests of the daemon: unit (ASan+UBSan), journald, 60 s fuzz"
+	@echo "make daemon-check    host tests of the daemon: unit (ASan+UBSan), journald, CLI, 30 s fuzz"
 	@echo "make fuzz            each fuzz target for FUZZ_TIME seconds (default 600)"
 	@echo "make clean           remove build/ (the extracted kernel tree too)"
 
