@@ -30,6 +30,8 @@ for s in $suites; do
 			"$top/tests/unit/cli.t" || status=1
 		UK_BIN=$san "$top/scripts/tap-suite.sh" cli-journal \
 			"$top/tests/unit/cli_journal.t" || status=1
+		UK_BIN=$san "$top/scripts/tap-suite.sh" manpages \
+			"$top/tests/unit/manpages.t" || status=1
 		;;
 	fuzz)
 		"$top/scripts/tap-suite.sh" daemon-fuzz \

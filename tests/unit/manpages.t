@@ -1,0 +1,53 @@
+#!/bin/bash
+# manpages.t: the man pages render without groff warnings and say what the
+# programs do: every command of `uaccessctl --help` is in uaccessctl(8),
+# every key of the shipped /etc/uaccessd.conf in uaccessd.conf(5), every
+# option of `uaccessd --help` in uaccessd(8).  Prints TAP.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bin=${UK_BIN:-$top/build/daemon}
+man=$top/packaging/man
+
+check() {	# check STATUS DESCRIPTION [WHY]
+	if [ "$1" = 0 ]; then
+		echo "ok - $2"
+	else
+		echo "not ok - $2${3:+ # $3}"
+	fi
+}
+render() {
+	LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 "$1"
+}
+
+for page in "$man"/*.[58]; do
+	w=$(render "$page" 2>&1 >/dev/null)
+	check $([ -z "$w" ]; echo $?) "$(basename "$page") renders without warnings" \
+		"$(echo "$w" | head -n 3 | tr '\n' ' ')"
+done
+
+# text PAGE: the rendered page, hyphenation and formatting undone
+text() {
+	render "$1" 2>/dev/null | col -b | tr -s ' \n' '  '
+}
+
+ctl=$(text "$man/uaccessctl.8")
+for verb in $("$bin/uaccessctl" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z]*\).*/\1/p'); do
+	echo "$ctl" | grep -qw -- "$verb"
+	check $? "uaccessctl(8) describes the command $verb"
+done
+for opt in $("$bin/uaccessctl" --help | grep -o -- '--[a-z-]*' | sort -u); do
+	echo "$ctl" | grep -q -- "$opt"
+	check $? "uaccessctl(8) describes the option $opt"
+done
+
+conf=$(text "$man/uaccessd.conf.5")
+for key in $(sed -n 's/^#*\([a-z_]*\) *= .*/\1/p' "$top/packaging/uaccessd.conf" | sort -u); do
+	echo "$conf" | grep -qw -- "$key"
+	check $? "uaccessd.conf(5) describes the key $key"
+done
+
+d=$(text "$man/uaccessd.8")
+for opt in $("$bin/uaccessd" --help | grep -o -- '--[a-z-]*' | sort -u); do
+	echo "$d" | grep -q -- "$opt"
+	check $? "uaccessd(8) describes the option $opt"
+done
