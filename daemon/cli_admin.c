@@ -275,7 +275,12 @@ int uk_cli_reload(const struct uk_cli *cli, int argc, char **argv)
 		return uk_cli_error(cli, UK_EXIT_USAGE,
 				    "reload: unexpected argument '%s'", argv[0]);
 	r = uk_cli_ctl(cli, "{\"cmd\":\"reload\"}", &reply, why, sizeof(why));
-	if (r == -EINVAL)	/* the file's PATH:LINE: reason */
+	/*
+	 * uaccessd answered but did not take the file (PATH:LINE: reason, or
+	 * one it cannot read): not a permission problem of ours.
+	 */
+	if (r < 0 && r != -EPERM && !uk_cli_ctl_absent(r) && why[0] &&
+	    r != -ETIMEDOUT && r != -EPROTO)
 		return uk_cli_error(cli, UK_EXIT_FAILURE,
 				    "uaccessd kept its configuration: %s", why);
 	if (r < 0)

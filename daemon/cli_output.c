@@ -136,6 +136,9 @@ int uk_cli_ctl(const struct uk_cli *cli, const char *request,
 			msg = strerror((int)en);
 		uk_why(why, whylen, "%s", msg);
 		uk_json_value_free(v);
+		/* Not to be read as "uaccessd is not running" by a caller. */
+		if (en == ENOENT || en == ECONNREFUSED)
+			en = EREMOTEIO;
 		return -(int)en;
 	}
 	*reply = v;
