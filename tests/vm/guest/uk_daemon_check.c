@@ -136,9 +136,30 @@ static int cmd_compare(const char *sock, const char *label, bool exact)
 	size_t i, j;
 	int r;
 
-	/* uaccessd re-syncs at this request: ask it first. */
-	v = call(sock, "{\"cmd\":\"sites\"}");
-	st = call(sock, "{\"cmd\":\"status\"}");
+	/*
+	 * uaccessd re-syncs at the sites request: ask it first.  The kernel
+	 * may still be sending its last queued events: take the snapshot
+	 * only once two in a row agree (events received, kernel last seq),
+	 * so that sites and status describe the same moment.
+	 */
+	v = st = NULL;
+	for (i = 0; i < 50; i++) {
+		struct uk_json_value *v2 = call(sock, "{\"cmd\":\"sites\"}");
+		struct uk_json_value *st2 = call(sock, "{\"cmd\":\"status\"}");
+		bool same = v2 && st2 && st &&
+			num(uk_json_object_get(st, "daemon"), "events") ==
+			num(uk_json_object_get(st2, "daemon"), "events") &&
+			num(uk_json_object_get(st, "kernel"), "last_seq") ==
+			num(uk_json_object_get(st2, "kernel"), "last_seq");
+
+		uk_json_value_free(v);
+		uk_json_value_free(st);
+		v = v2;
+		st = st2;
+		if (same)
+			break;
+		usleep(200000);
+	}
 	r = uk_nl_open(&nl);
 	if (r == 0)
 		r = uk_nl_dump_sites(nl, collect, &kd, why, sizeof(why));
