@@ -48,16 +48,12 @@ int uk_pipeline_init(struct uk_pipeline *p, const struct uk_config *cfg)
 	memset(p, 0, sizeof(*p));
 	uk_journal_init(&p->journal);
 	p->cfg = cfg;
-	p->missing = calloc(UK_MISSING_WINDOW, sizeof(*p->missing));
-	if (!p->missing)
+	p->seen = calloc(UK_SEEN_WINDOW / 8, 1);
+	if (!p->seen)
 		return -ENOMEM;
 	r = agg_params(cfg, &ap);
 	if (r == 0)
 		r = uk_agg_new(&ap, &p->agg);
-	if (r < 0) {
-		free(p->missing);
-		p->missing = NULL;
-	}
 	return r;
 }
 
@@ -65,8 +61,8 @@ void uk_pipeline_free(struct uk_pipeline *p)
 {
 	uk_agg_free(p->agg);
 	p->agg = NULL;
-	free(p->missing);
-	p->missing = NULL;
+	free(p->seen);
+	p->seen = NULL;
 }
 
 int uk_pipeline_set_config(struct uk_pipeline *p, const struct uk_config *cfg)
@@ -202,6 +198,7 @@ static uint64_t now_ns(void)
 }
 
 static void check_seq(struct uk_pipeline *p, uint64_t seq, uint64_t now_ns);
+static void seen_clear(struct uk_pipeline *p, uint64_t from, uint64_t to);
 
 /*
  * The kernel's last sequence number, read after the socket was drained:
@@ -220,47 +217,73 @@ static void catch_up(struct uk_pipeline *p, uint64_t kernel_last,
 		return;
 	}
 	check_seq(p, kernel_last + 1, now);
+	/* kernel_last + 1 was no event: not received, not missing yet. */
+	seen_clear(p, kernel_last + 1, kernel_last + 1);
 	p->last_seq = kernel_last;
 }
 
-/* Remember @seq as missing, so that a late arrival can take it back. */
-static void mark_missing(struct uk_pipeline *p, uint64_t seq, bool overrun)
+/* Bit @seq of the window of received numbers. */
+static bool seen_test_set(struct uk_pipeline *p, uint64_t seq)
 {
-	p->missing[seq % UK_MISSING_WINDOW] = (seq + 1) |
-					      (overrun ? 1ULL << 63 : 0);
+	uint64_t bit = seq % UK_SEEN_WINDOW;
+	uint8_t mask = (uint8_t)(1u << (bit % 8));
+	bool was = p->seen[bit / 8] & mask;
+
+	p->seen[bit / 8] |= mask;
+	return was;
 }
 
-static void check_seq(struct uk_pipeline *p, uint64_t seq, uint64_t now_ns)
+/* Numbers from..to (inclusive) not received: their bits cleared. */
+static void seen_clear(struct uk_pipeline *p, uint64_t from, uint64_t to)
 {
-	uint64_t gap, s, *slot;
-	bool overrun;
-
-	if (p->have_seq && seq <= p->last_seq) {
-		slot = &p->missing[seq % UK_MISSING_WINDOW];
-		if ((*slot & ~(1ULL << 63)) != seq + 1) {
-			p->late++;
-			return;
-		}
-		/* Counted missing a moment ago: it was only late. */
-		if (*slot >> 63)
-			p->overrun_events--;
-		else
-			p->gap_events--;
-		*slot = 0;
-		p->recovered++;
+	if (to - from + 1 >= UK_SEEN_WINDOW) {
+		memset(p->seen, 0, UK_SEEN_WINDOW / 8);
 		return;
 	}
+	for (; from <= to; from++) {
+		uint64_t bit = from % UK_SEEN_WINDOW;
+
+		p->seen[bit / 8] &= (uint8_t)~(1u << (bit % 8));
+	}
+}
+
+/*
+ * An event numbered below the highest seen was counted missing when that
+ * one came (or by a catch-up) unless it was received already (a window of
+ * UK_SEEN_WINDOW numbers tells): it was only late, and its gap shrinks.
+ * The kernel drains its per-CPU queues in batches, and drops between them
+ * use numbers too, so a late event can be far behind.  Numbers from before
+ * our first one (seq_base) were never counted.
+ */
+static void check_seq(struct uk_pipeline *p, uint64_t seq, uint64_t now_ns)
+{
+	uint64_t gap;
+
+	if (p->have_seq && seq <= p->last_seq) {
+		bool in_window = p->last_seq - seq < UK_SEEN_WINDOW;
+
+		if (seq <= p->seq_base || (in_window && seen_test_set(p, seq))) {
+			p->late++;	/* before our time, or a duplicate */
+		} else if (p->gap_events) {
+			p->gap_events--;
+			p->recovered++;
+		} else if (p->overrun_events) {
+			p->overrun_events--;
+			p->recovered++;
+		} else {
+			p->late++;
+		}
+		return;
+	}
+	if (!p->have_seq)
+		p->seq_base = seq - 1;
 	if (p->have_seq && seq > p->last_seq + 1) {
 		gap = seq - p->last_seq - 1;
-		overrun = p->overrun_pending;
-		if (overrun)
+		if (p->overrun_pending)
 			p->overrun_events += gap;
 		else
 			p->gap_events += gap;
-		s = gap > UK_MISSING_WINDOW ? seq - UK_MISSING_WINDOW :
-		    p->last_seq + 1;
-		for (; s < seq; s++)
-			mark_missing(p, s, overrun);
+		seen_clear(p, p->last_seq + 1, seq - 1);
 		p->gap_seen_ns = now_ns;
 		snprintf(p->last_gap, sizeof(p->last_gap),
 			 "sequence %" PRIu64 " followed %" PRIu64, seq,
@@ -272,6 +295,7 @@ static void check_seq(struct uk_pipeline *p, uint64_t seq, uint64_t now_ns)
 		 */
 		p->overrun_pending = false;
 	}
+	seen_test_set(p, seq);
 	p->have_seq = true;
 	p->last_seq = seq;
 }
@@ -416,6 +440,7 @@ void uk_pipeline_kernel_status(struct uk_pipeline *p,
 		if (!p->have_seq) {
 			p->have_seq = true;
 			p->last_seq = st->last_seq;
+			p->seq_base = st->last_seq;
 		}
 	}
 	/*

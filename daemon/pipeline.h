@@ -16,8 +16,8 @@
 
 struct uk_json;
 
-#define UK_MISSING_WINDOW	4096
 #define UK_GAP_GRACE_NS		1000000000ULL
+#define UK_SEEN_WINDOW		(1u << 20)	/* 128 KiB of bits */
 
 struct uk_pipeline {
 	struct uk_agg *agg;
@@ -53,8 +53,8 @@ struct uk_pipeline {
 	uint64_t malformed_noseq;	/* of which left their number missing */
 	uint64_t gap_seen_ns;		/* last gap, for the grace period */
 	char last_gap[64];		/* "sequence 5 followed 2" */
-	/* numbers counted missing, by seq % UK_MISSING_WINDOW: seq + 1 */
-	uint64_t *missing;
+	uint64_t seq_base;		/* numbers up to it are before our time */
+	uint8_t *seen;			/* received numbers, UK_SEEN_WINDOW bits */
 
 	/* loss by reason, events (overruns counts occasions, above) */
 	uint64_t loss[UK_LOSS_NR];
