@@ -240,11 +240,13 @@ static void seen_clear(struct uk_pipeline *p, uint64_t from, uint64_t to)
 		memset(p->seen, 0, UK_SEEN_WINDOW / 8);
 		return;
 	}
-	for (; from <= to; from++) {
-		uint64_t bit = from % UK_SEEN_WINDOW;
-
-		p->seen[bit / 8] &= (uint8_t)~(1u << (bit % 8));
-	}
+	/* Bit by bit to a byte boundary, then whole bytes, then the rest. */
+	for (; from <= to && from % 8; from++)
+		p->seen[(from % UK_SEEN_WINDOW) / 8] &= (uint8_t)~(1u << (from % 8));
+	for (; from <= to && to - from >= 7; from += 8)
+		p->seen[(from % UK_SEEN_WINDOW) / 8] = 0;
+	for (; from <= to; from++)
+		p->seen[(from % UK_SEEN_WINDOW) / 8] &= (uint8_t)~(1u << (from % 8));
 }
 
 /*
