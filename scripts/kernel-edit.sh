@@ -38,7 +38,10 @@ refresh)
 	mapfile -t paths < <(sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$patch")
 	paths+=("$@")
 	tmp=$(mktemp)
-	git -C "$tree" diff "$before" -- "${paths[@]}" >"$tmp"
+	# Blank context lines as empty lines: no trailing whitespace in the
+	# stored patch (git apply reads them the same).
+	git -C "$tree" -c diff.suppressBlankEmpty=true diff "$before" -- \
+		"${paths[@]}" >"$tmp"
 	python3 - "$patch" "$tmp" <<'PY'
 import subprocess, sys
 path, diff_file = sys.argv[1:]
@@ -47,6 +50,7 @@ diff = open(diff_file).read()
 head = text[:text.index('\n---\n') + 5]
 stat = subprocess.run(['git', 'apply', '--stat'], input=diff, capture_output=True,
                       text=True, check=True).stdout
+stat = '\n'.join(line.rstrip() for line in stat.split('\n'))
 open(path, 'w').write(head + stat + '\n' + diff)
 PY
 	rm -f "$tmp"
