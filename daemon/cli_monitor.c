@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <linux/genetlink.h>
 
+#include "clock.h"
 #include "cli_output.h"
 
 /* Past net.core.rmem_max when privileged (we are, to join the group). */
@@ -275,10 +276,7 @@ static int drain(struct monitor *m)
 
 static int64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)(uk_now_ns() / 1000000);
 }
 
 static int run(struct monitor *m, int evfd, int sigfd, uint64_t timeout_ms,

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "event.h"
 #include "json.h"
 
 #define KIB	1024ULL
@@ -491,16 +492,12 @@ fail:
 
 bool uk_config_ignored(const struct uk_config *cfg, const char *function_name)
 {
-	char name[1024];
-	size_t n, i;
+	char name[UK_SYMBOL_LEN];
+	size_t i;
 
-	if (!cfg->n_ignore || !function_name)
+	if (!cfg->n_ignore ||
+	    !uk_symbol_function(function_name, name, sizeof(name)))
 		return false;
-	n = strcspn(function_name, "+ ");
-	if (n >= sizeof(name))
-		return false;
-	memcpy(name, function_name, n);
-	name[n] = '\0';
 	for (i = 0; i < cfg->n_ignore; i++)
 		if (fnmatch(cfg->ignore[i], name, 0) == 0)
 			return true;

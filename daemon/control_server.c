@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "control_server.h"
 #include "json.h"
 
@@ -485,10 +486,7 @@ unsigned int uk_ctl_server_clients(const struct uk_ctl_server *s)
 
 static int64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)(uk_now_ns() / 1000000);
 }
 
 /* Poll timeout left until @deadline (-1: none); -ETIMEDOUT when past. */

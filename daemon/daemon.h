@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <systemd/sd-event.h>
+#include "clock.h"
 #include "config.h"
 #include "control.h"
 #include "control_server.h"
@@ -53,7 +54,6 @@ struct uk_daemon {
 	uint64_t reload_failures;
 };
 
-uint64_t uk_now_ns(void);
 const char *uk_daemon_state_name(enum uk_daemon_state s);
 
 /* source.c: the kernel family */

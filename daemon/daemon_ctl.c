@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "daemon.h"
@@ -85,24 +84,13 @@ static int ctl_status(void *ctx, const struct uk_ctl_request *req,
 	return 0;
 }
 
-/* CLOCK_REALTIME - CLOCK_BOOTTIME, ns. */
-static uint64_t boot_to_real(void)
-{
-	struct timespec real, boot;
-
-	clock_gettime(CLOCK_REALTIME, &real);
-	clock_gettime(CLOCK_BOOTTIME, &boot);
-	return ((uint64_t)real.tv_sec - (uint64_t)boot.tv_sec) * 1000000000ULL +
-	       (uint64_t)real.tv_nsec - (uint64_t)boot.tv_nsec;
-}
-
 /*
  * %pB prints a bare address where it finds no symbol (code without
  * symbols, BPF): hidden like the other addresses.
  */
 static const char *shown_symbol(const char *sym, bool addresses)
 {
-	return addresses || strncmp(sym, "0x", 2) ? sym : "?";
+	return addresses || !uk_symbol_is_address(sym) ? sym : "?";
 }
 
 /*
@@ -141,9 +129,9 @@ static void site_json(struct uk_daemon *d, struct uk_json *j,
 	 * boot's, when uaccessd reads the kernel it runs on.
 	 */
 	uk_json_kv_u64(j, "first_ts_real", s->first_real ? s->first_real :
-		       d->nl && s->first_boot ? s->first_boot + boot_to_real() : 0);
+		       d->nl && s->first_boot ? s->first_boot + uk_boot_to_real_ns() : 0);
 	uk_json_kv_u64(j, "last_ts_real", s->last_real ? s->last_real :
-		       d->nl && s->last_boot ? s->last_boot + boot_to_real() : 0);
+		       d->nl && s->last_boot ? s->last_boot + uk_boot_to_real_ns() : 0);
 	snprintf(hex, sizeof(hex), "0x%016" PRIx64, s->last_address);
 	if (addresses)
 		uk_json_kv_str(j, "last_address", hex);

@@ -9,6 +9,7 @@
  * alignment (a replay file, a fuzzer input) is read without undefined
  * behaviour.  Nothing is read beyond the length the caller gives.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -584,4 +585,32 @@ int uk_status_parse(const struct nlmsghdr *nlh, size_t len,
 {
 	return uk_msg_parse(&uk_status_desc, nlh, len, st, sizeof(*st),
 			    st ? &st->present : NULL, NULL, why, whylen);
+}
+
+/* "0x" and hex digits up to the end or a blank: %pB found no symbol. */
+bool uk_symbol_is_address(const char *s)
+{
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X') ||
+	    !isxdigit((unsigned char)s[2]))
+		return false;
+	for (s += 2; *s && *s != ' '; s++)
+		if (!isxdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+const char *uk_symbol_function(const char *symbol, char *out, size_t outlen)
+{
+	size_t n;
+
+	if (out && outlen)
+		out[0] = '\0';
+	if (!symbol || !out || !outlen || uk_symbol_is_address(symbol))
+		return NULL;
+	n = strcspn(symbol, "+ ");
+	if (!n || n >= outlen)
+		return NULL;
+	memcpy(out, symbol, n);
+	out[n] = '\0';
+	return out;
 }

@@ -157,4 +157,17 @@ int uk_site_parse(const struct nlmsghdr *nlh, size_t len,
 int uk_status_parse(const struct nlmsghdr *nlh, size_t len,
 		    struct uk_status *st, char *why, size_t whylen);
 
+/*
+ * The function name of a kernel symbol as printed by %pB:
+ * "func+0x1c/0x80 [module]" and "func [module]" give "func", "func" gives
+ * "func".  Writes it NUL-terminated to @out and returns @out; returns NULL
+ * (and @out empty when @outlen allows) when there is no function name
+ * (NULL, "", a bare address such as "0xffffffff81000000") or it does not
+ * fit in @outlen.
+ */
+const char *uk_symbol_function(const char *symbol, char *out, size_t outlen);
+
+/* "0x" and hex digits only: %pB found no symbol for the address. */
+bool uk_symbol_is_address(const char *symbol);
+
 #endif /* UK_EVENT_H */

@@ -15,7 +15,6 @@
 
 #include "format.h"
 #include "journal.h"
-#include "msgbuild.h"
 
 #define UK_IOV_MAX	64
 #define UK_ARENA	16384

@@ -204,30 +204,3 @@ int uk_status_build(const struct uk_status *st, uint8_t cmd, uint16_t family,
 			    family, seq_nl, buf, buflen);
 }
 
-/* "0x" and hex digits up to the end or a blank: %pB found no symbol. */
-static bool uk_is_bare_address(const char *s)
-{
-	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X') ||
-	    !isxdigit((unsigned char)s[2]))
-		return false;
-	for (s += 2; *s && *s != ' '; s++)
-		if (!isxdigit((unsigned char)*s))
-			return false;
-	return true;
-}
-
-const char *uk_symbol_function(const char *symbol, char *out, size_t outlen)
-{
-	size_t n;
-
-	if (out && outlen)
-		out[0] = '\0';
-	if (!symbol || !out || !outlen || uk_is_bare_address(symbol))
-		return NULL;
-	n = strcspn(symbol, "+ ");
-	if (!n || n >= outlen)
-		return NULL;
-	memcpy(out, symbol, n);
-	out[n] = '\0';
-	return out;
-}

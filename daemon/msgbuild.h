@@ -34,14 +34,5 @@ int uk_site_build(const struct uk_site *site, uint16_t family,
 int uk_status_build(const struct uk_status *st, uint8_t cmd, uint16_t family,
 		    uint32_t seq_nl, void *buf, size_t buflen);
 
-/*
- * The function name of a kernel symbol as printed by %pB:
- * "func+0x1c/0x80 [module]" and "func [module]" give "func", "func" gives
- * "func".  Writes it NUL-terminated to @out and returns @out; returns NULL
- * (and @out empty when @outlen allows) when there is no function name
- * (NULL, "", a bare address such as "0xffffffff81000000") or it does not
- * fit in @outlen.
- */
-const char *uk_symbol_function(const char *symbol, char *out, size_t outlen);
 
 #endif /* UK_MSGBUILD_H */

@@ -22,6 +22,7 @@
 #include <netlink/socket.h>
 
 #include "nl.h"
+#include "why.h"
 
 #ifndef NETLINK_EXT_ACK
 #define NETLINK_EXT_ACK		11
@@ -59,12 +60,6 @@ struct uk_call {
 	unsigned int replies;
 	uint32_t seq;		/* of the request: replies to others are old */
 };
-
-static void set_why(char *why, size_t whylen, const char *s)
-{
-	if (why && whylen)
-		snprintf(why, whylen, "%s", s);
-}
 
 static int sockopt(struct nl_sock *sk, int level, int name, int val)
 {
@@ -308,7 +303,7 @@ static int request(struct uk_nl *nl, struct nl_msg *msg, struct uk_call *call)
 	if (call->error < 0) {
 		r = call->error;
 		if (call->why && call->whylen && !call->why[0])
-			set_why(call->why, call->whylen, strerror(-r));
+			uk_why(call->why, call->whylen, "%s", strerror(-r));
 	} else if (call->parse_err < 0) {
 		r = call->parse_err;
 	}
@@ -343,7 +338,7 @@ static int status_request(struct uk_nl *nl, int cmd, struct uk_status *st,
 		return -ENOMEM;
 	r = request(nl, msg, &call);
 	if (r == 0 && call.replies != 1) {
-		set_why(why, whylen, "expected one status reply");
+		uk_why(why, whylen, "expected one status reply");
 		r = -EPROTO;
 	}
 	return r;

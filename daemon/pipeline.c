@@ -10,11 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <syslog.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
+#include "clock.h"
 #include "json.h"
 #include "nl.h"
 #include "pipeline.h"
@@ -189,16 +189,8 @@ void uk_pipeline_tick(struct uk_pipeline *p, uint64_t now_ns)
 		*last = now_ns;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static void check_seq(struct uk_pipeline *p, uint64_t seq, uint64_t now_ns);
-static void seen_clear(struct uk_pipeline *p, uint64_t from, uint64_t to);
+static void count_gap(struct uk_pipeline *p, uint64_t first, uint64_t last,
+		      uint64_t now_ns);
 
 /*
  * The kernel's last sequence number, read after the socket was drained:
@@ -216,9 +208,7 @@ static void catch_up(struct uk_pipeline *p, uint64_t kernel_last,
 		p->overrun_pending = false;
 		return;
 	}
-	check_seq(p, kernel_last + 1, now);
-	/* kernel_last + 1 was no event: not received, not missing yet. */
-	seen_clear(p, kernel_last + 1, kernel_last + 1);
+	count_gap(p, p->last_seq + 1, kernel_last, now);
 	p->last_seq = kernel_last;
 }
 
@@ -249,6 +239,28 @@ static void seen_clear(struct uk_pipeline *p, uint64_t from, uint64_t to)
 		p->seen[(from % UK_SEEN_WINDOW) / 8] &= (uint8_t)~(1u << (from % 8));
 }
 
+/* Numbers @first..@last did not come (yet). */
+static void count_gap(struct uk_pipeline *p, uint64_t first, uint64_t last,
+		      uint64_t now_ns)
+{
+	uint64_t gap = last - first + 1;
+
+	if (p->overrun_pending)
+		p->overrun_events += gap;
+	else
+		p->gap_events += gap;
+	seen_clear(p, first, last);
+	p->gap_seen_ns = now_ns;
+	snprintf(p->last_gap, sizeof(p->last_gap),
+		 "sequence %" PRIu64 " followed %" PRIu64, last + 1, first - 1);
+	/*
+	 * The kernel hands out ENOBUFS before the datagrams it had queued,
+	 * so the overrun's gap is the first one after it, not the next
+	 * event.
+	 */
+	p->overrun_pending = false;
+}
+
 /*
  * An event numbered below the highest seen was counted missing when that
  * one came (or by a catch-up) unless it was received already (a window of
@@ -259,8 +271,6 @@ static void seen_clear(struct uk_pipeline *p, uint64_t from, uint64_t to)
  */
 static void check_seq(struct uk_pipeline *p, uint64_t seq, uint64_t now_ns)
 {
-	uint64_t gap;
-
 	if (p->have_seq && seq <= p->last_seq) {
 		bool in_window = p->last_seq - seq < UK_SEEN_WINDOW;
 
@@ -279,24 +289,8 @@ static void check_seq(struct uk_pipeline *p, uint64_t seq, uint64_t now_ns)
 	}
 	if (!p->have_seq)
 		p->seq_base = seq - 1;
-	if (p->have_seq && seq > p->last_seq + 1) {
-		gap = seq - p->last_seq - 1;
-		if (p->overrun_pending)
-			p->overrun_events += gap;
-		else
-			p->gap_events += gap;
-		seen_clear(p, p->last_seq + 1, seq - 1);
-		p->gap_seen_ns = now_ns;
-		snprintf(p->last_gap, sizeof(p->last_gap),
-			 "sequence %" PRIu64 " followed %" PRIu64, seq,
-			 p->last_seq);
-		/*
-		 * The kernel hands out ENOBUFS before the datagrams it had
-		 * queued, so the overrun's gap is the first one after it,
-		 * not the next event.
-		 */
-		p->overrun_pending = false;
-	}
+	if (p->have_seq && seq > p->last_seq + 1)
+		count_gap(p, p->last_seq + 1, seq - 1, now_ns);
 	seen_test_set(p, seq);
 	p->have_seq = true;
 	p->last_seq = seq;
@@ -461,7 +455,7 @@ void uk_pipeline_kernel_status(struct uk_pipeline *p,
 	}
 	p->kernel_dropped = st->dropped;
 	p->kernel_overflow = st->sites_overflow;
-	catch_up(p, st->last_seq, now_ns());
+	catch_up(p, st->last_seq, uk_now_ns());
 	update_loss(p);
 }
 

@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/netlink.h>
 
+#include "clock.h"
 #include "nl.h"
 #include "replay.h"
 #include "replay_stream.h"
@@ -21,14 +21,6 @@ struct uk_replay_stream {
 	/* a header or one message of at most UK_NL_BUFSIZE, with room to read */
 	uint8_t buf[2 * UK_NL_BUFSIZE] __attribute__((aligned(8)));
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 static void finish(struct uk_replay_stream *s, int err, const char *why)
 {
@@ -64,7 +56,7 @@ static int consume(struct uk_replay_stream *s, char *why, size_t whylen)
 		step = NLMSG_ALIGN(mlen);
 		if (s->len - off < step)
 			break;
-		uk_pipeline_datagram(s->p, s->buf + off, mlen, now_ns());
+		uk_pipeline_datagram(s->p, s->buf + off, mlen, uk_now_ns());
 		off += step;
 	}
 	memmove(s->buf, s->buf + off, s->len - off);
@@ -95,7 +87,7 @@ static int on_read(sd_event_source *src, int fd, uint32_t revents,
 			memcpy(&mlen, s->buf, sizeof(mlen));
 			if (mlen >= NLMSG_HDRLEN && mlen <= s->len &&
 			    s->len < NLMSG_ALIGN(mlen)) {
-				uk_pipeline_datagram(s->p, s->buf, mlen, now_ns());
+				uk_pipeline_datagram(s->p, s->buf, mlen, uk_now_ns());
 				s->len = 0;
 			}
 		}

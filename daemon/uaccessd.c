@@ -41,14 +41,6 @@ const char *uk_daemon_state_name(enum uk_daemon_state s)
 		uk_state_names[s] : "unknown";
 }
 
-uint64_t uk_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static void log_msg(int level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
