@@ -10,6 +10,7 @@ linux-source-6.12
 qemu-system-x86 busybox-static
 pkg-config libnl-3-dev libnl-genl-3-dev libsystemd-dev systemd
 libcmocka-dev clang libclang-rt-14-dev llvm
+debhelper lintian fakeroot rpm debootstrap e2fsprogs systemd-journal-remote
 "
 
 missing=""
