@@ -1,59 +1,76 @@
 #!/bin/sh
-# The demo inside the VM: one access of each kind through the test module,
-# then the kernel log line and the decoded netlink event it caused; then
-# journald, uaccessd and uaccessctl: what an admin sees.
-trig=/sys/kernel/debug/test_uaccess_kaddr/trigger
-echo 2 >/proc/sys/kernel/kptr_restrict
-
-show() {
-	kind=$1 helper=$2 class=$3 what=$4
-	echo
-	echo "=== $kind: $what"
-	echo "    (echo '$helper $class' > $trig)"
-	dmesg -c >/dev/null
-	uk_nltest show "$helper" "$class"
-	echo "kernel log:"
-	dmesg | grep 'uaccess_kaddr:' | sed 's/^/  /'
-}
-
-echo "kernel $(uname -r), $(grep -qw la57 /proc/cpuinfo && echo 5 || echo 4)-level paging"
-show precheck get_user kernel-kmalloc \
-	"__get_user() given a mapped kernel address: caught before it silently reads"
-show precheck unsafe_put_user kernel-stack \
-	"unsafe_put_user() in a user_access_begin() region, writing to the kernel stack"
-show fault copy_user_generic kernel-unmapped \
-	"copy_user_generic() (no pre-access check) faulting on an unmapped kernel address"
-show gp get_user noncanonical-low \
-	"__get_user() on a non-canonical address: the #GP, its address decoded"
-
+# The demo inside the VM.  journald and uaccessd run as on a real system;
+# an unprivileged process re-opens CVE-2017-5123 (the test kernel carries
+# kernel/inject/: waitid() without access_ok()) and makes the kernel write
+# to a kernel buffer.  Then what an admin sees: the journal entry with its
+# catalog text, uaccessctl status and top, and the kernel log line.  Last,
+# one access of each other kind, through the test module.
 . /tests/lib.sh
-echo
-echo "=== uaccessd and uaccessctl"
-start_journald || echo "(journald did not start: $(tail -n 2 /tmp/journald.log))"
-mkdir -p /var/lib/systemd/catalog
-journalctl --update-catalog 2>/dev/null
-printf 'site_burst = 5\n' >/tmp/uaccessd.conf
-start_uaccessd || echo "(uaccessd did not subscribe: $(tail -n 2 /tmp/uaccessd.log))"
-uaccessctl monitor -n 2 --timeout 20 >/tmp/monitor.txt 2>&1 &
-mon=$!
-sleep 1
-echo "copy_to_user kernel-kmalloc" >$trig
-echo "put_user kernel-unmapped" >$trig
-wait $mon
-# what the admin types, and what comes back
+export SYSTEMD_COLORS=0 SYSTEMD_PAGER=
+echo 2 >/proc/sys/kernel/kptr_restrict
 say() {
 	echo
 	echo "\$ $*"
 	"$@" 2>&1
 }
-echo
-echo "\$ uaccessctl monitor    (running while the two accesses happened)"
-cat /tmp/monitor.txt
+section() {
+	echo
+	echo "=== $*"
+}
+
+echo "kernel $(uname -r), $(grep -qw la57 /proc/cpuinfo && echo 5 || echo 4)-level paging, detector mode $mode"
+section "journald and uaccessd start"
+start_journald || echo "(journald did not start: $(tail -n 2 /tmp/journald.log))"
+mkdir -p /var/lib/systemd/catalog
+journalctl --update-catalog 2>/dev/null
+: >/tmp/uaccessd.conf
+start_uaccessd || echo "(uaccessd did not subscribe: $(tail -n 2 /tmp/uaccessd.log))"
+echo "uaccessd pid $daemon_pid, subscribed to the kernel's events"
+
+section "CVE-2017-5123: an unprivileged waitid() writes to kernel memory"
+addr=$(sed -n 's/^kmalloc \(0x[0-9a-f]*\)$/\1/p' /sys/kernel/debug/test_uaccess_kaddr/addresses)
+echo "A kernel buffer of the test module is at $addr.  As nobody, the PoC asks"
+echo "waitid() to store the child's siginfo there (infop = $addr):"
+dmesg -c >/dev/null
+say waitid_poc --as-nobody "$addr"
+pid=$(dmesg | sed -n 's/.*uaccess_kaddr: precheck: .* comm waitid_poc pid \([0-9]*\),.*/\1/p' | head -n 1)
+echo "ret=0: without the detector nothing else would tell.  With it:"
 sleep 1
+
+echo
+echo "--- the journal entry, with the catalog text (journalctl -x)"
+say journalctl --no-pager -x -o short -n 1 MESSAGE_ID=d3e08ea094464dd2b8ef6d7fae8ae370 \
+	UACCESS_COMM=waitid_poc ${pid:+UACCESS_PID=$pid}
+echo
+echo "--- uaccessctl status"
 say uaccessctl --no-pager status
+echo
+echo "--- uaccessctl top"
 say uaccessctl --no-pager top
+echo
+echo "--- the matching kernel log lines"
+echo
+echo "(kptr_restrict=2: the log hides kernel addresses; the journal entry, for root, has them)"
+echo "\$ dmesg | grep uaccess_kaddr"
+dmesg | grep 'uaccess_kaddr: '
+
+section "the other kinds of report, through the test module"
+trig=/sys/kernel/debug/test_uaccess_kaddr/trigger
+kind() {
+	echo
+	echo "* $1"
+	echo "  (echo '$2 $3' > $trig)"
+	dmesg -c >/dev/null
+	echo "$2 $3" >"$trig" 2>/dev/null
+	dmesg | grep 'uaccess_kaddr:' | sed 's/^/  /'
+}
+kind "copy_user_generic() has no pre-access check: its #PF on an unmapped kernel address is reported" \
+	copy_user_generic kernel-unmapped
+kind "__get_user() on a non-canonical address: the #GP, its address decoded" \
+	get_user noncanonical-low
+kind "__copy_to_user() on a valid user address: nothing to report" \
+	copy_to_user user-valid
+echo
 say uaccessctl --no-pager list
-export SYSTEMD_COLORS=0
-say journalctl --no-pager -x -n 1 -o short MESSAGE_ID=d3e08ea094464dd2b8ef6d7fae8ae370 UACCESS_HELPER=__put_user
-kill -TERM $daemon_pid
-wait $daemon_pid
+kill -TERM "$daemon_pid"
+wait "$daemon_pid"
