@@ -2,7 +2,8 @@
 # `make help` lists the targets.
 
 .PHONY: help deps kernel kernel-kasan kernel-nodetect kernel-series kernel-bisect \
-	kernel-lint vm-check daemon install daemon-check fuzz check demo clean
+	kernel-lint vm-check daemon install daemon-check fuzz check demo clean \
+	deb rpm packages packaging-check
 
 help:
 	@echo "make demo            build the debug kernel, boot it, show the detector at work"
@@ -19,6 +20,10 @@ help:
 	@echo "make install         install uaccessd, uaccessctl, man pages, completion, catalog (DESTDIR, PREFIX)"
 	@echo "make daemon-check    host tests of the daemon: unit (ASan+UBSan), journald, CLI, 30 s fuzz"
 	@echo "make fuzz            each fuzz target for FUZZ_TIME seconds (default 600)"
+	@echo "make deb             Debian packages uaccessd, uaccess-kaddr-patches (build/pkg/*.deb)"
+	@echo "make rpm             the same as RPMs (build/pkg/rpm/RPMS)"
+	@echo "make packages        both"
+	@echo "make packaging-check build both, lintian, contents, the series on a pristine tree"
 	@echo "make clean           remove build/ (the extracted kernel tree too)"
 
 deps:
@@ -57,6 +62,17 @@ daemon-check: deps
 FUZZ_TIME ?= 600
 fuzz: deps
 	FUZZ_TIME=$(FUZZ_TIME) scripts/daemon-check.sh fuzz
+
+deb: deps
+	scripts/pkg-build.sh deb
+
+rpm: deps
+	scripts/pkg-build.sh rpm
+
+packages: deb rpm
+
+packaging-check: deps
+	scripts/tap-suite.sh packaging tests/packaging/check.sh
 
 check:
 	scripts/check.sh
