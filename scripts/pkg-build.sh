@@ -1,7 +1,8 @@
 #!/bin/bash
 # pkg-build.sh deb|rpm: build the Debian or the RPM packages from a clean
-# copy of the sources: the files git tracks, as they are in the work tree
-# (edits not yet committed are in, untracked files and build/ are not).
+# copy of a commit (`git archive`, HEAD unless PKG_REF names another): what
+# is committed, nothing of the work tree (no build/, and no half-done edit
+# of another change).
 #
 #   deb  dpkg-buildpackage -b in build/pkg/uaccessd-VERSION (packaging/debian
 #        becomes its debian/); the .deb, .buildinfo and .changes files land
@@ -24,48 +25,52 @@ die() {
 	exit 1
 }
 
-# copy_source DEST: the tracked files of the work tree, nothing else.
+ref=${PKG_REF:-HEAD}
+
+# copy_source DEST: the files of commit $ref, nothing else.
 copy_source() {
 	local dest=$1
 	rm -rf "$dest"
 	mkdir -p "$dest"
-	# A tracked file deleted in the work tree is left out, not an error.
-	(cd "$top" && git ls-files -z | while IFS= read -r -d '' f; do
-		if [ -e "$f" ] || [ -L "$f" ]; then printf '%s\0' "$f"; fi
-	done | tar --null --no-recursion -T - -cf -) | tar -xf - -C "$dest"
+	git -C "$top" archive --format=tar "$ref" | tar -xf - -C "$dest"
 }
 
 build_deb() {
 	local version src
-	version=$(dpkg-parsechangelog -l "$top/packaging/debian/changelog" -S Version)
 	mkdir -p "$out"
 	rm -f "$out"/*.deb "$out"/*.changes "$out"/*.buildinfo
-	src=$out/uaccessd-$version
+	src=$out/uaccessd-src
 	copy_source "$src"
+	version=$(dpkg-parsechangelog -l "$src/packaging/debian/changelog" -S Version)
+	rm -rf "$out/uaccessd-$version"
+	mv "$src" "$out/uaccessd-$version"
+	src=$out/uaccessd-$version
 	mv "$src/packaging/debian" "$src/debian"
 	(cd "$src" && dpkg-buildpackage -us -uc -b -J"$(nproc)")
 	ls -l "$out"/*.deb
 }
 
 build_rpm() {
-	local spec=$top/packaging/rpm/uaccessd.spec version rpmtop args
+	local rpmtop=$out/rpm spec version args
+	rm -rf "$rpmtop"
+	mkdir -p "$rpmtop/SOURCES" "$rpmtop/SPECS"
+	copy_source "$rpmtop/src"
+	spec=$rpmtop/SPECS/uaccessd.spec
+	cp "$rpmtop/src/packaging/rpm/uaccessd.spec" "$spec"
 	version=$(sed -n 's/^Version:[[:space:]]*//p' "$spec")
 	[ -n "$version" ] || die "no Version in $spec"
-	rpmtop=$out/rpm
-	rm -rf "$rpmtop"
-	mkdir -p "$rpmtop/SOURCES" "$rpmtop/tmp"
-	copy_source "$rpmtop/tmp/uaccessd-$version"
+	mv "$rpmtop/src" "$rpmtop/uaccessd-$version"
 	# Reproducible tarball: sorted, fixed owner and times.
 	tar --sort=name --owner=0 --group=0 --numeric-owner \
-		--mtime="@$(git -C "$top" log -1 --format=%ct)" \
-		-C "$rpmtop/tmp" -czf "$rpmtop/SOURCES/uaccessd-$version.tar.gz" \
+		--mtime="@$(git -C "$top" log -1 --format=%ct "$ref")" \
+		-C "$rpmtop" -czf "$rpmtop/SOURCES/uaccessd-$version.tar.gz" \
 		"uaccessd-$version"
-	rm -rf "$rpmtop/tmp"
 	args=(--define "_topdir $rpmtop")
 	if [ -z "$(rpm --eval '%{?systemd_post:fedora}')" ]; then
-		args+=(--nodeps --load "$top/packaging/rpm/macros.non-fedora")
+		args+=(--nodeps --load "$rpmtop/uaccessd-$version/packaging/rpm/macros.non-fedora")
 	fi
 	rpmbuild -bb "${args[@]}" "$spec"
+	rm -rf "${rpmtop:?}/uaccessd-$version"
 	ls -l "$rpmtop"/RPMS/*/*.rpm
 }
 
