@@ -1,0 +1,453 @@
+#!/bin/bash
+# tests/packaging/check.sh: build the Debian and RPM packages afresh
+# (make deb, make rpm: both package HEAD) and check them against HEAD's
+# files; TAP on stdout.  Run it as
+#   scripts/tap-suite.sh packaging tests/packaging/check.sh
+#
+# - lintian on the .changes: no error, no warning;
+# - exactly the expected files, modes and owners in every package; the
+#   conffile; the unit; the catalog where systemd's trigger looks; the
+#   maintainer scripts and scriptlets; hardening in the binaries;
+# - the extracted programs run and report the package version;
+# - rpm --requires/--provides;
+# - the shipped kernel series applies, in order, to the pristine
+#   linux-source-6.12 tarball (only the files it touches are extracted) with
+#   git apply, GNU patch and git am alike, and gives the same tree as the
+#   stored patches plus the overlay files (what scripts/kernel-tree.sh does).
+# Build logs: build/logs/packaging/.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+pkg=$top/build/pkg
+logs=$top/build/logs/packaging
+tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$logs"
+
+n=0
+failed=0
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	shift
+	local f
+	for f in "$@"; do
+		[ -f "$f" ] && tail -n 25 "$f" | sed 's/^/#   /'
+	done
+	return 0
+}
+# check DESC CMD...: one test line from CMD's exit status; CMD's output is
+# kept and shown (as comments) only when it fails.
+check() {
+	local desc=$1
+	shift
+	if "$@" >"$work/out" 2>&1; then
+		ok "$desc"
+	else
+		not_ok "$desc" "$work/out"
+	fi
+}
+note() {
+	echo "# $*"
+}
+
+# The reference: the committed tree that make deb/rpm package (git archive
+# HEAD), not the work tree with whatever is being edited in it.
+mkdir -p "$work/src"
+git -C "$top" archive --format=tar HEAD | tar -xf - -C "$work/src"
+cd "$work/src"
+version=$(dpkg-parsechangelog -l packaging/debian/changelog -S Version)
+arch=$(dpkg --print-architecture)
+rpm_version=$(sed -n 's/^Version:[[:space:]]*//p' packaging/rpm/uaccessd.spec)
+rpm_release=$(rpm --eval "$(sed -n 's/^Release:[[:space:]]*//p' packaging/rpm/uaccessd.spec)")
+make_version=$(sed -n 's/^VERSION ?= *//p' daemon/Makefile)
+check "one version everywhere: debian/changelog $version, the spec $rpm_version, daemon/Makefile $make_version" \
+	test "$version" = "$rpm_version" -a "$version" = "$make_version"
+
+# ---------------------------------------------------------------- Debian
+rm -rf "$pkg"
+start=$SECONDS
+if make -C "$top" deb >"$logs/deb.log" 2>&1; then
+	ok "make deb ($((SECONDS - start)) s)"
+else
+	not_ok "make deb" "$logs/deb.log"
+fi
+deb_d=$pkg/uaccessd_${version}_$arch.deb
+deb_dbg=$pkg/uaccessd-dbgsym_${version}_$arch.deb
+deb_p=$pkg/uaccess-kaddr-patches_${version}_all.deb
+changes=$pkg/uaccessd_${version}_$arch.changes
+check "build/pkg has the three .deb files, the .changes and the .buildinfo" \
+	test -f "$deb_d" -a -f "$deb_dbg" -a -f "$deb_p" -a -f "$changes" \
+	-a -f "$pkg/uaccessd_${version}_$arch.buildinfo"
+# The package source: HEAD's files (its debian/ is packaging/debian), no
+# build/, nothing untracked.
+check "the package source is HEAD's tree, debian/ aside: no build/, nothing else" \
+	bash -c '[ ! -e "$1/build" ] && diff -r -x debian "$1" "$2"' _ "$pkg/uaccessd-$version" "$work/src"
+
+# dh_auto_test ran the unit tests (cmocka TAP in the build log; as non-root
+# two of them skip).
+units=$(grep -c '^ok ' "$logs/deb.log" || true)
+check "the Debian build ran the unit tests: $units passed, none failed" \
+	bash -c '[ "$1" -gt 0 ] && ! grep "^not ok" "$2" | grep -qv "# SKIP"' _ "$units" "$logs/deb.log"
+check "dpkg-buildflags reach the compiler and the linker (hardening=+all)" \
+	bash -c 'grep -q -- "-fstack-protector-strong.*-c -o .*/uaccessd.o" "$1" &&
+		grep -q -- "-D_FORTIFY_SOURCE=2.*-c -o .*/uaccessd.o" "$1" &&
+		grep -q -- "-Wl,-z,relro -Wl,-z,now -o .*/uaccessd " "$1"' _ "$logs/deb.log"
+
+# lintian, everything it has: errors and warnings fail, the rest is shown.
+lintian -I -E --pedantic --fail-on error,warning "$changes" >"$logs/lintian.log" 2>&1 && lrc=0 || lrc=$?
+grep -v 'running with root privileges' "$logs/lintian.log" >"$work/lintian" || true
+tags=$(wc -l <"$work/lintian")
+ew=$(grep -c '^[EW]: ' "$work/lintian" || true)
+if [ "$lrc" = 0 ] && [ "$ew" = 0 ]; then
+	ok "lintian --fail-on error,warning -I -E --pedantic: no error or warning ($tags info/pedantic tags)"
+else
+	not_ok "lintian: $ew errors/warnings (exit $lrc)" "$work/lintian"
+fi
+sed 's/^/# lintian: /' "$work/lintian"
+
+# deb_list DEB: "mode owner path" per entry.
+deb_list() {
+	dpkg-deb -c "$1" | awk '{ p = $6; for (i = 7; i <= NF; i++) p = p " " $i; print $1, $2, p }'
+}
+cat >"$work/want-uaccessd" <<'EOF'
+drwxr-xr-x root/root ./
+drwxr-xr-x root/root ./etc/
+-rw-r--r-- root/root ./etc/uaccessd.conf
+drwxr-xr-x root/root ./lib/
+drwxr-xr-x root/root ./lib/systemd/
+drwxr-xr-x root/root ./lib/systemd/system/
+-rw-r--r-- root/root ./lib/systemd/system/uaccessd.service
+drwxr-xr-x root/root ./usr/
+drwxr-xr-x root/root ./usr/bin/
+-rwxr-xr-x root/root ./usr/bin/uaccessctl
+drwxr-xr-x root/root ./usr/lib/
+drwxr-xr-x root/root ./usr/lib/systemd/
+drwxr-xr-x root/root ./usr/lib/systemd/catalog/
+-rw-r--r-- root/root ./usr/lib/systemd/catalog/uaccessd.catalog
+drwxr-xr-x root/root ./usr/sbin/
+-rwxr-xr-x root/root ./usr/sbin/uaccessd
+drwxr-xr-x root/root ./usr/share/
+drwxr-xr-x root/root ./usr/share/bash-completion/
+drwxr-xr-x root/root ./usr/share/bash-completion/completions/
+-rw-r--r-- root/root ./usr/share/bash-completion/completions/uaccessctl
+drwxr-xr-x root/root ./usr/share/doc/
+drwxr-xr-x root/root ./usr/share/doc/uaccessd/
+-rw-r--r-- root/root ./usr/share/doc/uaccessd/README.md.gz
+-rw-r--r-- root/root ./usr/share/doc/uaccessd/changelog.gz
+-rw-r--r-- root/root ./usr/share/doc/uaccessd/control-protocol.md.gz
+-rw-r--r-- root/root ./usr/share/doc/uaccessd/copyright
+-rw-r--r-- root/root ./usr/share/doc/uaccessd/uaccessctl.md.gz
+-rw-r--r-- root/root ./usr/share/doc/uaccessd/uaccessd.conf.md.gz
+-rw-r--r-- root/root ./usr/share/doc/uaccessd/uaccessd.md.gz
+drwxr-xr-x root/root ./usr/share/man/
+drwxr-xr-x root/root ./usr/share/man/man5/
+-rw-r--r-- root/root ./usr/share/man/man5/uaccessd.conf.5.gz
+drwxr-xr-x root/root ./usr/share/man/man8/
+-rw-r--r-- root/root ./usr/share/man/man8/uaccessctl.8.gz
+-rw-r--r-- root/root ./usr/share/man/man8/uaccessd.8.gz
+EOF
+{
+	printf '%s\n' 'drwxr-xr-x root/root ./' 'drwxr-xr-x root/root ./usr/' \
+		'drwxr-xr-x root/root ./usr/share/' 'drwxr-xr-x root/root ./usr/share/doc/' \
+		'drwxr-xr-x root/root ./usr/share/doc/uaccess-kaddr-patches/'
+	for f in README.Debian README.patches changelog.gz copyright kernel-patches.md; do
+		echo "-rw-r--r-- root/root ./usr/share/doc/uaccess-kaddr-patches/$f"
+	done
+	printf '%s\n' 'drwxr-xr-x root/root ./usr/share/uaccess-kaddr/' \
+		'drwxr-xr-x root/root ./usr/share/uaccess-kaddr/configs/'
+	for f in kernel/configs/*.config; do
+		echo "-rw-r--r-- root/root ./usr/share/uaccess-kaddr/configs/${f##*/}"
+	done
+	echo 'drwxr-xr-x root/root ./usr/share/uaccess-kaddr/patches/'
+	echo '-rw-r--r-- root/root ./usr/share/uaccess-kaddr/patches/0000-cover-letter.patch'
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' kernel/patches/series | awk '{ print $1 }' |
+		sed 's|^|-rw-r--r-- root/root ./usr/share/uaccess-kaddr/patches/|'
+	echo '-rw-r--r-- root/root ./usr/share/uaccess-kaddr/patches/series'
+} | LC_ALL=C sort >"$work/want-patches"
+
+# same_list WANT GOT: the same lines, in any order.
+same_list() {
+	diff -u <(LC_ALL=C sort "$1") <(LC_ALL=C sort "$2")
+}
+deb_list "$deb_d" >"$work/got-uaccessd" 2>&1 || true
+check "uaccessd.deb: exactly the expected files, modes and owners (programs 0755 root)" \
+	same_list "$work/want-uaccessd" "$work/got-uaccessd"
+deb_list "$deb_p" >"$work/got-patches" 2>&1 || true
+check "uaccess-kaddr-patches.deb: exactly the series, cover letter, series file, config fragments and docs" \
+	same_list "$work/want-patches" "$work/got-patches"
+
+# Control data.
+field() {
+	dpkg-deb -f "$1" "$2"
+}
+check "uaccessd: Architecture $arch (linux-any), Depends from shlibs on libnl-genl-3-200 and libsystemd0" \
+	bash -c '[ "$(dpkg-deb -f "$1" Architecture)" = "$2" ] &&
+		dpkg-deb -f "$1" Depends | grep -q "libnl-genl-3-200" &&
+		dpkg-deb -f "$1" Depends | grep -q "libsystemd0"' _ "$deb_d" "$arch"
+check "uaccess-kaddr-patches: Architecture all, Multi-Arch foreign, depends on nothing but misc" \
+	bash -c '[ "$(dpkg-deb -f "$1" Architecture)" = all ] &&
+		[ "$(dpkg-deb -f "$1" Multi-Arch)" = foreign ] &&
+		[ -z "$(dpkg-deb -f "$1" Depends)" ] && [ -z "$(dpkg-deb -f "$1" Pre-Depends)" ]' _ "$deb_p"
+
+# (A missing package fails the checks below, one by one.)
+mkdir -p "$work/deb/root" "$work/deb/ctl"
+dpkg-deb -x "$deb_d" "$work/deb/root" 2>/dev/null || true
+dpkg-deb -e "$deb_d" "$work/deb/ctl" 2>/dev/null || true
+check "DEBIAN/conffiles lists /etc/uaccessd.conf and nothing else" \
+	bash -c '[ "$(cat "$1")" = /etc/uaccessd.conf ]' _ "$work/deb/ctl/conffiles"
+check "the installed configuration and catalog are packaging/uaccessd.conf and uaccessd.catalog" \
+	bash -c 'cmp "$1/etc/uaccessd.conf" packaging/uaccessd.conf &&
+		cmp "$1/usr/lib/systemd/catalog/uaccessd.catalog" packaging/uaccessd.catalog' _ "$work/deb/root"
+check "the unit is packaging/systemd/uaccessd.service, Type=notify, in /lib/systemd/system (Debian 12's dh_installsystemd)" \
+	bash -c 'cmp "$1/lib/systemd/system/uaccessd.service" packaging/systemd/uaccessd.service &&
+		grep -qx "Type=notify" "$1/lib/systemd/system/uaccessd.service"' _ "$work/deb/root"
+check "postinst enables and starts (restarts on upgrade) uaccessd.service (dh_installsystemd)" \
+	bash -c 'grep -q "deb-systemd-helper enable '"'"'uaccessd.service'"'"'" "$1" &&
+		grep -q "deb-systemd-invoke \$_dh_action '"'"'uaccessd.service'"'"'" "$1" &&
+		grep -q "_dh_action=restart" "$1"' _ "$work/deb/ctl/postinst"
+check "prerm stops uaccessd.service on removal; postrm purges its state" \
+	bash -c 'grep -q "deb-systemd-invoke stop '"'"'uaccessd.service'"'"'" "$1/prerm" &&
+		grep -q "deb-systemd-helper purge '"'"'uaccessd.service'"'"'" "$1/postrm"' _ "$work/deb/ctl"
+# Debian updates the catalog database from systemd's dpkg file trigger, not
+# from each package's maintainer scripts: the catalog must be where that
+# trigger looks, and the scripts must not run journalctl themselves.
+catdir=$(sed -n 's/^interest\(-noawait\)\? \(.*catalog\)$/\2/p' /var/lib/dpkg/info/systemd.triggers 2>/dev/null || true)
+check "the catalog is in ${catdir:-?}, which systemd's dpkg trigger watches (journalctl --update-catalog); no maintainer script runs journalctl" \
+	bash -c '[ -n "$1" ] && [ -f "$2$1/uaccessd.catalog" ] && ! grep -q journalctl "$3"/p*' \
+	_ "$catdir" "$work/deb/root" "$work/deb/ctl"
+check "the extracted uaccessd and uaccessctl report version $version" \
+	bash -c '[ "$("$1/usr/sbin/uaccessd" --version)" = "uaccessd $2" ] &&
+		[ "$("$1/usr/bin/uaccessctl" --version)" = "uaccessctl $2" ]' _ "$work/deb/root" "$version"
+check "the autopkgtest command (debian/tests/control) passes on the extracted programs" \
+	env PATH="$work/deb/root/usr/sbin:$work/deb/root/usr/bin:$PATH" \
+	sh -c "$(sed -n 's/^Test-Command: //p' packaging/debian/tests/control)"
+
+# hardened BINARY: PIE, full RELRO, stack protector, fortified calls.  (The
+# output is read whole: `readelf | grep -q` fails under pipefail when grep
+# stops reading early.)
+hardened() {
+	local h l d s
+	h=$(readelf -hW "$1") && l=$(readelf -lW "$1") && d=$(readelf -dW "$1") &&
+		s=$(readelf -sW --dyn-syms "$1") || return 1
+	grep -q 'Type:.*DYN' <<<"$h" && grep -q GNU_RELRO <<<"$l" &&
+		grep -q 'BIND_NOW\|FLAGS.*NOW' <<<"$d" &&
+		grep -q '__stack_chk_fail' <<<"$s" && grep -q '__[a-z]*_chk@' <<<"$s"
+}
+for b in usr/sbin/uaccessd usr/bin/uaccessctl; do
+	check "deb /$b: PIE, RELRO, BIND_NOW, stack protector, _FORTIFY_SOURCE" hardened "$work/deb/root/$b"
+done
+# The dbgsym package has the debug info of both programs, by build-id.
+build_id() {
+	readelf -nW "$1" | sed -n 's/.*Build ID: //p'
+}
+check "uaccessd-dbgsym has the debug info of both programs (by build-id)" \
+	bash -c 'for b in "$2/usr/sbin/uaccessd" "$2/usr/bin/uaccessctl"; do
+		id=$(readelf -nW "$b" | sed -n "s/.*Build ID: //p")
+		dpkg-deb -c "$1" | grep -q "/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug\$" || exit 1
+	done' _ "$deb_dbg" "$work/deb/root"
+
+mkdir -p "$work/debp"
+dpkg-deb -x "$deb_p" "$work/debp" 2>/dev/null || true
+shipped=$work/debp/usr/share/uaccess-kaddr/patches
+check "the shipped series is what scripts/series-export.py writes from HEAD" \
+	bash -c 'scripts/series-export.py "$1" && diff -r "$1" "$2"' _ "$work/export" "$shipped"
+check "no test-only patch shipped (kernel/inject stays out)" \
+	bash -c '[ -s "$1/patches/series" ] && ! grep -rl "TEST-ONLY" "$1" && for p in kernel/inject/*.patch; do
+		[ ! -e "$1/${p##*/}" ] || exit 1; done' _ "$work/debp/usr/share/uaccess-kaddr"
+check "README.Debian tells how to apply the series to linux-source-6.12" \
+	grep -q 'linux-source-6.12.tar.xz' "$work/debp/usr/share/doc/uaccess-kaddr-patches/README.Debian"
+
+# ---------------------------------------------------------------- RPM
+start=$SECONDS
+if make -C "$top" rpm >"$logs/rpm.log" 2>&1; then
+	ok "make rpm ($((SECONDS - start)) s)"
+else
+	not_ok "make rpm" "$logs/rpm.log"
+fi
+rpm_arch=$(rpm --eval '%{_arch}')
+rpm_d=$pkg/rpm/RPMS/$rpm_arch/uaccessd-$version-$rpm_release.$rpm_arch.rpm
+rpm_p=$pkg/rpm/RPMS/noarch/uaccess-kaddr-patches-$version-$rpm_release.noarch.rpm
+check "build/pkg/rpm/RPMS has uaccessd ($rpm_arch) and uaccess-kaddr-patches (noarch)" \
+	test -f "$rpm_d" -a -f "$rpm_p"
+units=$(sed -n '/^Executing(%check)/,/^Executing(/p' "$logs/rpm.log" | grep -c '^ok ' || true)
+check "%check ran the unit tests: $units passed, none failed" \
+	bash -c '[ "$1" -gt 0 ] && ! grep "^not ok" "$2" | grep -qv "# SKIP"' _ "$units" "$logs/rpm.log"
+
+# rpm_list RPM: "mode owner:group path", build-id links left out (their
+# names change with every build; checked below).
+rpm_list() {
+	rpm -qp --qf '[%{FILEMODES:perms} %{FILEUSERNAME}:%{FILEGROUPNAME} %{FILENAMES}\n]' "$1" |
+		grep -v ' /usr/lib/\.build-id'
+}
+mandir=$(rpm --eval '%{_mandir}')
+cat >"$work/want-rpm-uaccessd" <<EOF
+-rw-r--r-- root:root /etc/uaccessd.conf
+-rwxr-xr-x root:root /usr/bin/uaccessctl
+-rw-r--r-- root:root /usr/lib/systemd/catalog/uaccessd.catalog
+-rw-r--r-- root:root /usr/lib/systemd/system/uaccessd.service
+-rwxr-xr-x root:root /usr/sbin/uaccessd
+-rw-r--r-- root:root /usr/share/bash-completion/completions/uaccessctl
+drwxr-xr-x root:root /usr/share/doc/uaccessd-$version
+-rw-r--r-- root:root /usr/share/doc/uaccessd-$version/README.md
+-rw-r--r-- root:root /usr/share/doc/uaccessd-$version/control-protocol.md
+-rw-r--r-- root:root /usr/share/doc/uaccessd-$version/uaccessctl.md
+-rw-r--r-- root:root /usr/share/doc/uaccessd-$version/uaccessd.conf.md
+-rw-r--r-- root:root /usr/share/doc/uaccessd-$version/uaccessd.md
+drwxr-xr-x root:root /usr/share/licenses/uaccessd-$version
+-rw-r--r-- root:root /usr/share/licenses/uaccessd-$version/BSD-3-Clause
+-rw-r--r-- root:root /usr/share/licenses/uaccessd-$version/GPL-2.0
+-rw-r--r-- root:root /usr/share/licenses/uaccessd-$version/Linux-syscall-note
+-rw-r--r-- root:root $mandir/man5/uaccessd.conf.5
+-rw-r--r-- root:root $mandir/man8/uaccessctl.8
+-rw-r--r-- root:root $mandir/man8/uaccessd.8
+EOF
+# The same payload as the .deb: patches, fragments; docs and licences.
+{
+	sed -n 's|^-rw-r--r-- root/root \./\(usr/share/uaccess-kaddr/.*\)|-rw-r--r-- root:root /\1|p' "$work/want-patches"
+	sed -n 's|^drwxr-xr-x root/root \./\(usr/share/uaccess-kaddr.*\)/$|drwxr-xr-x root:root /\1|p' "$work/want-patches"
+	d=/usr/share/doc/uaccess-kaddr-patches-$version
+	l=/usr/share/licenses/uaccess-kaddr-patches-$version
+	printf '%s\n' "drwxr-xr-x root:root $d" "-rw-r--r-- root:root $d/README.patches" \
+		"-rw-r--r-- root:root $d/kernel-patches.md" "drwxr-xr-x root:root $l" \
+		"-rw-r--r-- root:root $l/BSD-3-Clause" "-rw-r--r-- root:root $l/GPL-2.0" \
+		"-rw-r--r-- root:root $l/Linux-syscall-note"
+} | LC_ALL=C sort >"$work/want-rpm-patches"
+rpm_list "$rpm_d" >"$work/got-rpm-uaccessd" 2>&1 || true
+check "uaccessd.rpm: exactly the expected files, modes and owners" \
+	same_list "$work/want-rpm-uaccessd" "$work/got-rpm-uaccessd"
+rpm_list "$rpm_p" >"$work/got-rpm-patches" 2>&1 || true
+check "uaccess-kaddr-patches.rpm: exactly the expected files (noarch)" \
+	bash -c 'diff -u <(sort "$1") <(sort "$2") && [ "$(rpm -qp --qf "%{ARCH}" "$3")" = noarch ]' \
+	_ "$work/want-rpm-patches" "$work/got-rpm-patches" "$rpm_p"
+check "uaccessd.rpm: build-id links for both programs and nothing else under /usr/lib/.build-id" \
+	bash -c '[ "$(rpm -qlp "$1" | grep -c "^/usr/lib/\.build-id/../.")" = 2 ] &&
+		rpm -qp --qf "[%{FILELINKTOS}\n]" "$1" | grep -qx "../../../../usr/sbin/uaccessd" &&
+		rpm -qp --qf "[%{FILELINKTOS}\n]" "$1" | grep -qx "../../../../usr/bin/uaccessctl"' _ "$rpm_d"
+# File flags: c config, n noreplace, d doc, l license.
+check "rpm: /etc/uaccessd.conf is %config(noreplace), docs are %doc, licences %license" \
+	bash -c 'f=$(rpm -qp --qf "[%{FILEFLAGS:fflags} %{FILENAMES}\n]" "$1");
+		echo "$f" | grep -qx "cn /etc/uaccessd.conf" &&
+		! echo "$f" | grep "/usr/share/doc/uaccessd-[^/]*/" | grep -qv "^d " &&
+		! echo "$f" | grep "/usr/share/licenses/uaccessd-[^/]*/" | grep -qv "^l "' _ "$rpm_d"
+check "rpm scriptlets: %systemd_post, %systemd_preun, %systemd_postun_with_restart on uaccessd.service" \
+	bash -c 's=$(rpm -qp --scripts "$1");
+		echo "$s" | grep -q "systemd-update-helper install-system-units uaccessd.service" &&
+		echo "$s" | grep -q "systemd-update-helper remove-system-units uaccessd.service" &&
+		echo "$s" | grep -q "systemd-update-helper mark-restart-system-units uaccessd.service"' _ "$rpm_d"
+check "rpm: no catalog scriptlet (systemd's file trigger on /usr/lib/systemd/catalog runs journalctl --update-catalog)" \
+	bash -c 's=$(rpm -qp --scripts --triggers "$1") && ! grep -q journalctl <<<"$s"' _ "$rpm_d"
+check "uaccess-kaddr-patches.rpm has no scriptlet" \
+	bash -c 's=$(rpm -qp --scripts "$1") && [ -z "$s" ]' _ "$rpm_p"
+
+rpm -qp --requires "$rpm_d" >"$work/requires" 2>&1 || true
+rpm -qp --provides "$rpm_d" >"$work/provides" 2>&1 || true
+sed 's/^/# rpm --requires: /' "$work/requires"
+check "rpm --requires: libnl-3, libnl-genl-3, libsystemd, libc, /bin/sh for the scriptlets, its own config(), nothing else" \
+	bash -c 'grep -qx "libnl-genl-3.so.200()(64bit)" "$1" && grep -qx "libnl-3.so.200()(64bit)" "$1" &&
+		grep -qx "libsystemd.so.0()(64bit)" "$1" && grep -qx "/bin/sh" "$1" &&
+		! grep -v "^libc\.so\.6\|^libnl-3\.so\|^libnl-genl-3\.so\|^libsystemd\.so\.0\|^rpmlib(\|^rtld(\|^/bin/sh$\|^config(uaccessd) = " "$1"' \
+	_ "$work/requires"
+check "rpm --provides: uaccessd = $version-$rpm_release, uaccessd($rpm_arch-ish), config(uaccessd)" \
+	bash -c 'grep -qx "uaccessd = $2" "$1" && grep -q "^uaccessd(.*) = $2\$" "$1" &&
+		grep -qx "config(uaccessd) = $2" "$1" && [ "$(wc -l <"$1")" = 3 ]' \
+	_ "$work/provides" "$version-$rpm_release"
+check "uaccess-kaddr-patches.rpm provides itself and requires only rpmlib features" \
+	bash -c 'rpm -qp --provides "$1" | grep -qx "uaccess-kaddr-patches = $2" &&
+		! rpm -qp --requires "$1" | grep -v "^rpmlib("' _ "$rpm_p" "$version-$rpm_release"
+
+mkdir -p "$work/rpm/root" "$work/rpmp"
+(cd "$work/rpm/root" && rpm2cpio "$rpm_d" | cpio -idm --quiet) 2>/dev/null || true
+(cd "$work/rpmp" && rpm2cpio "$rpm_p" | cpio -idm --quiet) 2>/dev/null || true
+check "the extracted RPM programs report version $version" \
+	bash -c '[ "$("$1/usr/sbin/uaccessd" --version)" = "uaccessd $2" ] &&
+		[ "$("$1/usr/bin/uaccessctl" --version)" = "uaccessctl $2" ]' _ "$work/rpm/root" "$version"
+for b in usr/sbin/uaccessd usr/bin/uaccessctl; do
+	check "rpm /$b: PIE, RELRO, BIND_NOW, stack protector, _FORTIFY_SOURCE" hardened "$work/rpm/root/$b"
+done
+check "the RPM and the .deb ship the same series and config fragments" \
+	diff -r "$work/rpmp/usr/share/uaccess-kaddr" "$work/debp/usr/share/uaccess-kaddr"
+
+# ---------------------------------------------------- the series applies
+# Only the files that exist before the series (those the diffs change but
+# do not create) come out of the tarball: reading it still takes ~10 s.
+series=()
+if [ -f "$shipped/series" ]; then
+	while read -r p; do series+=("$p"); done <"$shipped/series"
+fi
+check "the shipped series file lists the $(grep -c . "$shipped/series" 2>/dev/null || echo 0) patches of kernel/patches/series, in order" \
+	bash -c 'diff <(sed -e "s/#.*//" -e "/^[[:space:]]*\$/d" kernel/patches/series | awk "{ print \$1 }") "$1"' \
+	_ "$shipped/series"
+cat "${series[@]/#/$shipped/}" </dev/null >"$work/all.patch" 2>/dev/null || true
+grep -h '^--- a/' "$work/all.patch" | sed 's|^--- a/||' | LC_ALL=C sort -u >"$work/changed" || true
+grep -h -B3 '^--- /dev/null' "$work/all.patch" |
+	sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' | LC_ALL=C sort -u >"$work/created" || true
+LC_ALL=C comm -23 "$work/changed" "$work/created" >"$work/pristine-files"
+note "the series creates $(wc -l <"$work/created") files and changes $(wc -l <"$work/pristine-files") existing ones"
+mkdir -p "$work/pristine"
+prefix=$(tar -tJf "$tarball" 2>/dev/null | head -n 1 | cut -d/ -f1 || true)
+start=$SECONDS
+# (An empty list would extract the whole tarball.)
+if [ -n "$prefix" ] && [ -s "$work/pristine-files" ] && tar -xJf "$tarball" -C "$work/pristine" --strip-components=1 --occurrence=1 \
+	$(sed "s|^|$prefix/|" "$work/pristine-files") 2>"$work/tar.err"; then
+	ok "extracted the $(wc -l <"$work/pristine-files") files the series changes from $(basename "$tarball") ($((SECONDS - start)) s)"
+else
+	not_ok "extract the files the series changes from $tarball" "$work/tar.err"
+fi
+
+# git apply, in order (each --check first, then applied for the next).
+cp -a "$work/pristine" "$work/t-apply"
+for p in "${series[@]}"; do
+	check "git apply --check, then apply: $p" \
+		bash -c 'cd "$1" && git apply --check "$2" && git apply "$2"' _ "$work/t-apply" "$shipped/$p"
+done
+# GNU patch, as README.Debian tells: dry run, then for real; no fuzz, no offset rejects.
+cp -a "$work/pristine" "$work/t-patch"
+for p in "${series[@]}"; do
+	check "patch -p1 --dry-run, then apply: $p" \
+		bash -c 'cd "$1" && patch -p1 -F0 --batch --forward --no-backup-if-mismatch --dry-run <"$2" >/dev/null &&
+			patch -p1 -F0 --batch --forward --no-backup-if-mismatch <"$2"' _ "$work/t-patch" "$shipped/$p"
+done
+check "GNU patch leaves no .rej/.orig and gives the same tree as git apply" \
+	bash -c '[ "$3" -gt 0 ] && [ -z "$(find "$1" -name "*.rej" -o -name "*.orig")" ] && diff -r "$1" "$2"' \
+	_ "$work/t-patch" "$work/t-apply" "${#series[@]}"
+# git am: the mails are well formed; one commit per patch, subjects kept.
+cp -a "$work/pristine" "$work/t-am"
+check "git am of the shipped series: $(( ${#series[@]} )) commits with the mails' subjects, the same tree" \
+	bash -c 'cd "$1" && shift && g() { git -c user.name=t -c user.email=t@invalid -c commit.gpgsign=false "$@"; } &&
+		g init -q && g add -A && g commit -qm base && g am -q "$@" &&
+		[ "$(git rev-list --count HEAD)" = $(( $# + 1 )) ] &&
+		for p in "$@"; do s=$(sed -n "s/^Subject: \[PATCH [0-9]*\/[0-9]*\] //p" "$p");
+			git log --format=%s | grep -qxF "$s" || exit 1; done &&
+		git log -1 --format=%an | grep -qx "uaccess_kaddr developers" &&
+		diff -r -x .git . "$0"' "$work/t-apply" "$work/t-am" "${series[@]/#/$shipped/}"
+# What scripts/kernel-tree.sh builds: the stored diffs, then the overlay
+# files laid in as they are.
+cp -a "$work/pristine" "$work/t-ref"
+check "the same tree as the stored kernel/patches plus kernel/overlay (kernel-tree.sh's way)" \
+	bash -c 'cd "$1" && while read -r p files; do
+			git mailinfo /dev/null "$2/diff" <"$3/kernel/patches/$p" >/dev/null || exit 1
+			[ ! -s "$2/diff" ] || git apply "$2/diff" || exit 1
+			for f in $files; do src=$3/kernel/overlay/$f; [ -f "$src" ] || src=$3/$f
+				mkdir -p "$(dirname "$f")" && cp "$src" "$f" || exit 1; done
+		done < <(sed -e "s/#.*//" -e "/^[[:space:]]*\$/d" "$3/kernel/patches/series") &&
+		diff -r . "$4"' _ "$work/t-ref" "$work" "$work/src" "$work/t-apply"
+
+# ---------------------------------------------------------------- sizes
+for f in "$deb_d" "$deb_dbg" "$deb_p"; do
+	note "size: $(basename "$f"): $(stat -c %s "$f") bytes, Installed-Size $(dpkg-deb -f "$f" Installed-Size) KiB"
+done
+for f in "$rpm_d" "$rpm_p"; do
+	note "size: $(basename "$f"): $(stat -c %s "$f") bytes, installed $(rpm -qp --qf '%{SIZE}' "$f") bytes"
+done
+note "ls -l build/pkg:"
+(cd "$pkg" && ls -l ./*.deb rpm/RPMS/*/*.rpm 2>&1 | sed 's/^/#   /') || true
+
+echo "1..$n"
+[ "$failed" = 0 ]
