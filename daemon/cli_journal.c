@@ -13,6 +13,7 @@
  * matches on one field are ORed, on different fields ANDed, as sd-journal
  * does.  Without a MESSAGE_ID= match only event entries are selected.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,25 +24,29 @@
 #include <systemd/sd-journal.h>
 
 #include "cli.h"
-#include "cli_match.h"
+#include "cli_journal.h"
 #include "journal.h"
 #include "json.h"
 
-/* What list and show share once the command line is read. */
-struct query {
-	struct uk_cli cli;		/* the global options */
-	uint64_t now;			/* CLOCK_REALTIME, usec */
-	uint64_t since, until;		/* usec, when cli.since/until given */
-	struct uk_match *matches;
-	int n_matches;
-	sd_journal *j;
-};
+static void free_bad_files(struct uk_query *q)
+{
+	size_t i;
 
-static void query_release(struct query *q)
+	for (i = 0; i < q->n_bad_files; i++)
+		free(q->bad_files[i]);
+	free(q->bad_files);
+	q->bad_files = NULL;
+	q->n_bad_files = 0;
+}
+
+void uk_query_release(struct uk_query *q)
 {
 	free(q->matches);
+	q->matches = NULL;
 	if (q->j)
 		sd_journal_close(q->j);
+	q->j = NULL;
+	free_bad_files(q);
 }
 
 static uint64_t now_usec(void)
@@ -74,7 +79,7 @@ static bool parse_boot_offset(const char *s, long *ret)
 	return true;
 }
 
-static int parse_times(struct query *q)
+static int parse_times(struct uk_query *q)
 {
 	char why[160];
 	int r;
@@ -100,7 +105,7 @@ static int parse_times(struct query *q)
 	return UK_EXIT_OK;
 }
 
-static int parse_matches(struct query *q, int argc, char **argv)
+static int parse_matches(struct uk_query *q, int argc, char **argv)
 {
 	char why[256];
 	int i, r;
@@ -119,7 +124,106 @@ static int parse_matches(struct query *q, int argc, char **argv)
 	return UK_EXIT_OK;
 }
 
-static int open_journal(struct query *q)
+static bool is_journal_file(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 8 && !strcmp(name + n - 8, ".journal")) ||
+	       (n > 9 && !strcmp(name + n - 9, ".journal~"));
+}
+
+static bool is_machine_dir(const char *name)
+{
+	sd_id128_t id;
+
+	return strlen(name) == 32 && sd_id128_from_string(name, &id) >= 0;
+}
+
+/* Is @path a journal file that sd-journal opens?  Why not in @why. */
+static bool file_readable(const char *path, char *why, size_t whylen)
+{
+	const char *paths[] = { path, NULL };
+	uint64_t bytes = 0;
+	sd_journal *j;
+	int r;
+
+	r = sd_journal_open_files(&j, paths, 0);
+	if (r < 0) {
+		snprintf(why, whylen, "%s",
+			 r == -ENODATA ? "truncated" :
+			 r == -EBADMSG ? "corrupt" :
+			 r == -EPROTONOSUPPORT ?
+			 "a journal format this systemd cannot read" :
+			 strerror(-r));
+		return false;
+	}
+	r = sd_journal_get_usage(j, &bytes);
+	sd_journal_close(j);
+	if (r < 0 || !bytes) {
+		/* sd-journal skips it without a word: truncated or foreign */
+		snprintf(why, whylen, "truncated or not a journal file");
+		return false;
+	}
+	return true;
+}
+
+static int note_bad_file(struct uk_query *q, const char *path,
+			 const char *why)
+{
+	char **v = reallocarray(q->bad_files, q->n_bad_files + 1,
+				sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	q->bad_files = v;
+	v[q->n_bad_files] = strdup(path);
+	if (!v[q->n_bad_files])
+		return -ENOMEM;
+	q->n_bad_files++;
+	fprintf(q->cli.err,
+		"uaccessctl: cannot read the journal file %s (%s): its entries are left out\n",
+		path, why);
+	return 0;
+}
+
+/*
+ * sd_journal_open_directory() leaves out, silently, a file it cannot
+ * open (a truncated copy, a file that is no journal): its entries would
+ * be missing from list and from the totals of top without a word.  So
+ * each journal file of the directory, and of its machine-ID
+ * subdirectories as sd-journal reads them, is opened alone first.
+ */
+static int check_directory(struct uk_query *q, const char *dir, int depth)
+{
+	struct dirent *de;
+	char why[128];
+	DIR *d = opendir(dir);
+	int r = 0;
+
+	if (!d)
+		return 0;	/* sd_journal_open_directory() says why */
+	while (r >= 0 && (de = readdir(d))) {
+		char *path;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (asprintf(&path, "%s/%s", dir, de->d_name) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		if (is_journal_file(de->d_name)) {
+			if (!file_readable(path, why, sizeof(why)))
+				r = note_bad_file(q, path, why);
+		} else if (depth == 0 && is_machine_dir(de->d_name)) {
+			r = check_directory(q, path, 1);
+		}
+		free(path);
+	}
+	closedir(d);
+	return r;
+}
+
+static int open_journal(struct uk_query *q)
 {
 	uint64_t bytes = 0;
 	int r;
@@ -143,8 +247,14 @@ static int open_journal(struct query *q)
 	if (r < 0)
 		return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
 				    "cannot read the journal: %s", strerror(-r));
+	if (q->cli.directory && check_directory(q, q->cli.directory, 0) < 0)
+		return uk_cli_error(&q->cli, UK_EXIT_FAILURE, "out of memory");
 	/* No file opened: say why rather than "No entries found." */
 	if (sd_journal_get_usage(q->j, &bytes) >= 0 && !bytes) {
+		if (q->cli.directory && q->n_bad_files)
+			return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+					    "no readable journal files in %s",
+					    q->cli.directory);
 		if (q->cli.directory)
 			return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
 					    "no journal files in %s",
@@ -242,7 +352,7 @@ fail:
  * or a boot ID and an offset from it ("ID-1").  The match "_BOOT_ID=..."
  * goes to @m (9 + SD_ID128_STRING_MAX bytes), "" without --boot.
  */
-static int resolve_boot(struct query *q, char *m)
+static int resolve_boot(struct uk_query *q, char *m)
 {
 	char s[SD_ID128_STRING_MAX];
 	const char *spec = q->cli.boot, *rest = spec;
@@ -315,7 +425,7 @@ none:
 }
 
 /* The user's matches, the event MESSAGE_ID unless one is given, the boot. */
-static int add_matches(struct query *q)
+static int add_matches(struct uk_query *q)
 {
 	char boot[9 + SD_ID128_STRING_MAX] = "";
 	bool msgid = false;
@@ -335,8 +445,12 @@ static int add_matches(struct query *q)
 			msgid = true;
 	}
 	r = 0;
-	if (!msgid)
-		r = sd_journal_add_match(q->j, "MESSAGE_ID=" UK_MSGID_EVENT, 0);
+	for (i = 0; !msgid && r >= 0 && q->msgids[i]; i++) {
+		char m[11 + SD_ID128_STRING_MAX];
+
+		snprintf(m, sizeof(m), "MESSAGE_ID=%s", q->msgids[i]);
+		r = sd_journal_add_match(q->j, m, 0);
+	}
 	if (r >= 0 && boot[0])
 		r = sd_journal_add_match(q->j, boot, 0);
 	if (r < 0)
@@ -346,15 +460,16 @@ static int add_matches(struct query *q)
 	return UK_EXIT_OK;
 }
 
-/* Sets up everything from the command line; returns an exit code. */
-static int query_init(struct query *q, const struct uk_cli *cli, int argc,
-		      char **argv)
+int uk_query_init(struct uk_query *q, const struct uk_cli *cli, int argc,
+		  char **argv, const char *const *msgids)
 {
+	static const char *const events[] = { UK_MSGID_EVENT, NULL };
 	int r;
 
 	memset(q, 0, sizeof(*q));
 	q->cli = *cli;
 	q->now = now_usec();
+	q->msgids = msgids ? msgids : events;
 	/* uaccessctl.c has taken the options; "--" may still end them. */
 	if (argc && !strcmp(argv[0], "--")) {
 		argc--;
@@ -370,7 +485,7 @@ static int query_init(struct query *q, const struct uk_cli *cli, int argc,
 	return r;
 }
 
-static bool in_window(const struct query *q, uint64_t t)
+static bool in_window(const struct uk_query *q, uint64_t t)
 {
 	return t >= q->since && (!q->cli.until || t <= q->until);
 }
@@ -400,14 +515,8 @@ static int load_entry(sd_journal *j, struct uk_entry *e, bool cursor)
 	return 0;
 }
 
-typedef int (*entry_fn)(struct query *q, const struct uk_entry *e,
-			void *data);
-
-/*
- * Calls @fn for each entry in the window, oldest first; with -n N for the
- * last N of them.  Returns how many, or an exit code's negative (printed).
- */
-static int64_t walk(struct query *q, bool cursor, entry_fn fn, void *data)
+int64_t uk_query_walk(struct uk_query *q, bool cursor, uk_query_fn fn,
+		      void *data)
 {
 	char *start = NULL;
 	uint64_t t, want = q->cli.lines, n = 0;
@@ -484,7 +593,7 @@ fail:
 			     "cannot read the journal: %s", strerror(-r));
 }
 
-static int no_entries(const struct query *q)
+static int no_entries(const struct uk_query *q)
 {
 	if (q->cli.json)
 		fputs("[]\n", q->cli.out);
@@ -498,7 +607,7 @@ struct json_out {
 	uint64_t n;
 };
 
-static int put_json(struct query *q, const struct uk_entry *e,
+static int put_json(struct uk_query *q, const struct uk_entry *e,
 		    const char *catalog, struct json_out *jo)
 {
 	struct uk_json js;
@@ -517,15 +626,26 @@ static int put_json(struct query *q, const struct uk_entry *e,
 	return UK_EXIT_OK;
 }
 
-static int end_json(struct query *q)
+static int end_json(struct uk_query *q)
 {
 	fputs("]\n", q->cli.out);
 	return UK_EXIT_OK;
 }
 
+/* Entries were shown, but not those of the files that could not be read. */
+static int files_left_out(struct uk_query *q, int r)
+{
+	if (r != UK_EXIT_OK || !q->n_bad_files)
+		return r;
+	return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+			    "%zu journal file%s could not be read: %s entries are not shown",
+			    q->n_bad_files, q->n_bad_files == 1 ? "" : "s",
+			    q->n_bad_files == 1 ? "its" : "their");
+}
+
 /* ---- list ---- */
 
-static int list_row(struct query *q, const struct uk_entry *e, void *data)
+static int list_row(struct uk_query *q, const struct uk_entry *e, void *data)
 {
 	if (q->cli.json)
 		return put_json(q, e, NULL, data);
@@ -538,15 +658,16 @@ int uk_cli_list(const struct uk_cli *cli, int argc, char **argv)
 {
 	struct uk_list_table t;
 	struct json_out jo = { .full = false };
-	struct query q;
+	struct uk_query q;
 	int64_t n;
 	int r;
 
 	uk_list_table_init(&t);
-	r = query_init(&q, cli, argc, argv);
+	r = uk_query_init(&q, cli, argc, argv, NULL);
 	if (r != UK_EXIT_OK)
 		goto out;
-	n = walk(&q, false, list_row, q.cli.json ? (void *)&jo : (void *)&t);
+	n = uk_query_walk(&q, false, list_row,
+			  q.cli.json ? (void *)&jo : (void *)&t);
 	if (n < 0) {
 		r = (int)-n;
 		if (q.cli.json && jo.n)
@@ -562,15 +683,16 @@ int uk_cli_list(const struct uk_cli *cli, int argc, char **argv)
 	else if (uk_list_table_print(&t, q.cli.out, !q.cli.no_legend) < 0)
 		r = uk_cli_error(&q.cli, UK_EXIT_FAILURE,
 				 "cannot write the table: %s", strerror(EIO));
+	r = files_left_out(&q, r);
 out:
 	uk_list_table_release(&t);
-	query_release(&q);
+	uk_query_release(&q);
 	return r;
 }
 
 /* ---- show ---- */
 
-static int show_entry(struct query *q, const struct uk_entry *e, void *data)
+static int show_entry(struct uk_query *q, const struct uk_entry *e, void *data)
 {
 	struct json_out *jo = data;
 	char *catalog = NULL;
@@ -597,17 +719,17 @@ static int show_entry(struct query *q, const struct uk_entry *e, void *data)
 int uk_cli_show(const struct uk_cli *cli, int argc, char **argv)
 {
 	struct json_out jo = { .full = true };
-	struct query q;
+	struct uk_query q;
 	int64_t n;
 	int r;
 
-	r = query_init(&q, cli, argc, argv);
+	r = uk_query_init(&q, cli, argc, argv, NULL);
 	if (r != UK_EXIT_OK)
 		goto out;
 	/* Nothing asked for: the newest event, like coredumpctl debug. */
 	if (!q.n_matches && !q.cli.lines && !q.cli.since && !q.cli.until)
 		q.cli.lines = 1;
-	n = walk(&q, true, show_entry, &jo);
+	n = uk_query_walk(&q, true, show_entry, &jo);
 	if (n < 0) {
 		r = (int)-n;
 		if (q.cli.json && jo.n)
@@ -620,7 +742,8 @@ int uk_cli_show(const struct uk_cli *cli, int argc, char **argv)
 	}
 	if (q.cli.json)
 		r = end_json(&q);
+	r = files_left_out(&q, r);
 out:
-	query_release(&q);
+	uk_query_release(&q);
 	return r;
 }

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "why.h"
+#include "cli_fleet.h"
 #include "cli_match.h"
 #include "cli_output.h"
 #include "event.h"
@@ -1266,20 +1267,94 @@ bool uk_list_table_fleet(const struct uk_list_table *t)
 	return false;
 }
 
+/*
+ * A fleet's HOSTNAME cells: the host name, or where two machines share
+ * one (or one has none), the name and the machine ID's first 8 digits,
+ * as uaccessctl top labels machines (uk_fleet_label()).  Returns the
+ * cells, row by row, or NULL (then the host names are shown as they are).
+ */
+static char **host_labels(const struct uk_list_table *t)
+{
+	struct pair {
+		const char *host, *machine;
+		char *label;
+	} *pairs = NULL, *np;
+	size_t n = 0, i, k, *at = calloc(t->n ? t->n : 1, sizeof(*at));
+	char **cells = calloc(t->n ? t->n : 1, sizeof(*cells));
+
+	if (!at || !cells)
+		goto fail;
+	for (i = 0; i < t->n; i++) {
+		const char *h = t->rows[i].cell[UK_LIST_HOSTNAME];
+		const char *m = t->rows[i].machine ? t->rows[i].machine : "";
+
+		for (k = 0; k < n; k++)
+			if (!strcmp(pairs[k].host, h) &&
+			    !strcmp(pairs[k].machine, m))
+				break;
+		if (k == n) {
+			np = reallocarray(pairs, n + 1, sizeof(*pairs));
+			if (!np)
+				goto fail;
+			pairs = np;
+			pairs[n++] = (struct pair){ h, m, NULL };
+		}
+		at[i] = k;
+	}
+	for (k = 0; k < n; k++) {
+		char buf[UK_FLEET_LABEL_LEN];
+		const char *h = strcmp(pairs[k].host, "-") ? pairs[k].host : NULL;
+		bool ambiguous = !h;
+
+		for (i = 0; i < n && !ambiguous; i++)
+			ambiguous = i != k && !strcmp(pairs[i].host, pairs[k].host) &&
+				    strcmp(pairs[i].machine, pairs[k].machine);
+		/* Without a machine ID, .machine is the host name itself. */
+		uk_fleet_label(h, strcmp(pairs[k].machine, pairs[k].host) ?
+			       pairs[k].machine : NULL, ambiguous, buf,
+			       sizeof(buf));
+		pairs[k].label = strdup(buf);
+		if (!pairs[k].label)
+			goto fail;
+	}
+	for (i = 0; i < t->n; i++) {
+		cells[i] = strdup(pairs[at[i]].label);
+		if (!cells[i])
+			goto fail;
+	}
+	goto out;
+fail:
+	for (i = 0; cells && i < t->n; i++)
+		free(cells[i]);
+	free(cells);
+	cells = NULL;
+out:
+	for (k = 0; k < n; k++)
+		free(pairs[k].label);
+	free(pairs);
+	free(at);
+	return cells;
+}
+
 int uk_list_table_print(const struct uk_list_table *t, FILE *f, bool legend)
 {
 	size_t width[UK_LIST_COLUMNS] = { 0 }, i;
 	bool show[UK_LIST_COLUMNS];
+	char **labels = NULL;
 	int c, last = UK_LIST_COLUMNS - 1;
 
 	for (c = 0; c < UK_LIST_COLUMNS; c++)
 		show[c] = true;
 	show[UK_LIST_HOSTNAME] = uk_list_table_fleet(t);
+	if (show[UK_LIST_HOSTNAME])
+		labels = host_labels(t);
 	for (c = 0; c < UK_LIST_COLUMNS; c++) {
 		if (legend)
 			width[c] = strlen(uk_list_header[c]);
 		for (i = 0; i < t->n; i++) {
-			size_t w = uk_cli_width(t->rows[i].cell[c]);
+			const char *s = labels && c == UK_LIST_HOSTNAME ?
+					labels[i] : t->rows[i].cell[c];
+			size_t w = uk_cli_width(s);
 
 			if (w > width[c])
 				width[c] = w;
@@ -1296,7 +1371,9 @@ int uk_list_table_print(const struct uk_list_table *t, FILE *f, bool legend)
 
 			if (!show[c])
 				continue;
-			s = head ? uk_list_header[c] : t->rows[i - 1].cell[c];
+			s = head ? uk_list_header[c] :
+			    labels && c == UK_LIST_HOSTNAME ? labels[i - 1] :
+			    t->rows[i - 1].cell[c];
 			pad = width[c] - uk_cli_width(s);
 			if (c == UK_LIST_PID)
 				fprintf(f, "%*s%s", (int)pad, "", s);
@@ -1310,5 +1387,8 @@ int uk_list_table_print(const struct uk_list_table *t, FILE *f, bool legend)
 	if (legend)
 		fprintf(f, "\n%zu entr%s listed.\n", t->n,
 			t->n == 1 ? "y" : "ies");
+	for (i = 0; labels && i < t->n; i++)
+		free(labels[i]);
+	free(labels);
 	return ferror(f) ? -EIO : 0;
 }

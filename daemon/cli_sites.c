@@ -3,7 +3,10 @@
  * uaccessctl sites and top: the call sites that handed kernel addresses to
  * user-access helpers, most hits first.  From uaccessd's aggregated table
  * (its "sites" command, everybody may ask), or with --kernel straight
- * from the kernel's dump-sites (admin, works without uaccessd).
+ * from the kernel's dump-sites (admin, works without uaccessd), or with
+ * a journal option (--directory, --since, --until, --boot) from the
+ * journal's entries of uaccessd, by machine and over a fleet
+ * (cli_fleet.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -11,14 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_fleet.h"
 #include "cli_output.h"
 
 #define TOP_DEFAULT	10
 
+/* As enum uk_fleet_sort, which the journal's totals take. */
 enum sort {
-	SORT_COUNT,
-	SORT_LAST,
-	SORT_NAME,
+	SORT_COUNT = UK_FLEET_SORT_COUNT,
+	SORT_LAST = UK_FLEET_SORT_LAST,
+	SORT_NAME = UK_FLEET_SORT_NAME,
 };
 
 static const char *const sort_names[] = {
@@ -471,6 +476,14 @@ static int sites_verb(const struct uk_cli *cli, const char *verb,
 	if (n > 0) {
 		r = uk_cli_error(cli, UK_EXIT_USAGE,
 				 "%s: unexpected argument '%s'", verb, rest[0]);
+		goto out;
+	}
+	if (cli->directory || cli->since || cli->until || cli->boot) {
+		r = cli->kernel ?
+		    uk_cli_error(cli, UK_EXIT_USAGE,
+				 "%s: --kernel and the journal options (--directory, --since, --until, --boot) exclude each other",
+				 verb) :
+		    uk_cli_fleet(cli, (enum uk_fleet_sort)sort, limit);
 		goto out;
 	}
 	r = cli->kernel ? from_kernel(cli, sort, limit) :

@@ -35,8 +35,10 @@ struct verb {
 
 static const struct verb verbs[] = {
 	{ "status", uk_cli_status, OPT_KERNEL, true },
-	{ "sites", uk_cli_sites, OPT_LINES | OPT_KERNEL | OPT_SORT, true },
-	{ "top", uk_cli_top, OPT_LINES | OPT_KERNEL | OPT_SORT, true },
+	{ "sites", uk_cli_sites, OPT_LINES | OPT_KERNEL | OPT_SORT | OPT_JOURNAL,
+	  true },
+	{ "top", uk_cli_top, OPT_LINES | OPT_KERNEL | OPT_SORT | OPT_JOURNAL,
+	  true },
 	{ "list", uk_cli_list, OPT_LINES | OPT_JOURNAL, true },
 	{ "show", uk_cli_show, OPT_LINES | OPT_JOURNAL, true },
 	{ "monitor", uk_cli_monitor, OPT_LINES | OPT_TIMEOUT, false },
@@ -57,6 +59,7 @@ static void usage(FILE *f)
 "                       (the default command)\n"
 "  sites                Every call site seen, most hits first\n"
 "  top                  The busiest call sites (10, or -n N)\n"
+"                       (with -D/-S/-U/-b: from the journal, by machine)\n"
 "  list                 Past events, from the journal\n"
 "  show                 Past events in full, from the journal\n"
 "  monitor              Events as they happen (CAP_SYS_ADMIN)\n"
@@ -81,10 +84,12 @@ static void usage(FILE *f)
 "  -n --lines N         sites, top: N sites; monitor, list, show: N events\n"
 "     --sort KEY        sites, top: count (default), last or name\n"
 "     --timeout SECONDS monitor: stop after this long\n"
-"  -D --directory DIR   list, show: the journal files in DIR\n"
-"  -S --since TIME      list, show: entries since TIME\n"
-"  -U --until TIME      list, show: entries until TIME\n"
-"  -b --boot[=ID]       list, show: entries of a boot (without ID: this one)\n"
+"  -D --directory DIR   list, show, sites, top: the journal files in DIR\n"
+"                       (a collector's: the fleet, by machine)\n"
+"  -S --since TIME      list, show, sites, top: entries since TIME\n"
+"  -U --until TIME      list, show, sites, top: entries until TIME\n"
+"  -b --boot[=ID]       list, show, sites, top: entries of a boot\n"
+"                       (without ID: this one)\n"
 "\n"
 "Exit status: 0 success, 1 failure or nothing found, 2 bad command line,\n"
 "3 kernel lacks uaccess_kaddr, 4 uaccessd not running, 5 permission\n"

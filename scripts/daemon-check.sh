@@ -30,6 +30,7 @@ for s in $suites; do
 			"$top/tests/unit/cli.t" || status=1
 		UK_BIN=$san "$top/scripts/tap-suite.sh" cli-journal \
 			"$top/tests/unit/cli_journal.t" || status=1
+		UK_BIN=$san "$top/scripts/tap-suite.sh" fleet "$top/tests/unit/fleet.t" || status=1
 		UK_BIN=$san "$top/scripts/tap-suite.sh" manpages \
 			"$top/tests/unit/manpages.t" || status=1
 		;;

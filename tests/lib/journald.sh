@@ -1,5 +1,5 @@
 # journald.sh: sourced by the host tests that need a real systemd-journald
-# (tests/unit/journald.t, cli_journal.t).  The caller sets $top and $tmp
+# (tests/unit/journald.t, cli_journal.t, fleet.t).  The caller sets $top and $tmp
 # and re-executes itself in a private mount namespace first:
 #
 #	uk_private_ns NAME "$@"		(returns only inside the namespace)
@@ -60,6 +60,17 @@ stop_journald() {
 	kill "$journald_pid" 2>/dev/null
 	wait "$journald_pid" 2>/dev/null
 	journald_pid=
+}
+# start_machine MACHINE_ID HOSTNAME: the running journald stopped, one of
+# another machine: /etc/machine-id says MACHINE_ID (a bind mount, in this
+# mount namespace only) and its UTS namespace HOSTNAME.  Its journal is
+# $jdir/MACHINE_ID.  Starting the same machine again appends to it.
+start_machine() {
+	[ -n "$journald_pid" ] && stop_journald
+	echo "$1" >"$tmp/machine-id.$1"
+	umount /etc/machine-id 2>/dev/null
+	mount --bind "$tmp/machine-id.$1" /etc/machine-id || return 1
+	start_journald "$2"
 }
 
 # msgid EVENT|SUPPRESSED|LOSS|HEALTH: uaccessd's MESSAGE_ID

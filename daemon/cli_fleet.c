@@ -1,0 +1,1033 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uaccessctl sites and top from the journal: per-site totals by machine
+ * and over the fleet, from uaccessd's event and summary entries.  See
+ * cli_fleet.h for what is counted and how.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_fleet.h"
+#include "cli_journal.h"
+#include "cli_output.h"
+#include "journal.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Longest value taken from a field (a symbol is at most 128 bytes). */
+#define UK_FLEET_VALUE_MAX	256
+
+/* ---- hashing ---- */
+
+#define FNV_OFFSET	UINT64_C(0xcbf29ce484222325)
+#define FNV_PRIME	UINT64_C(0x100000001b3)
+
+/* FNV-1a of @n strings, each followed by a NUL so that "a","bc" != "ab","c". */
+static uint64_t hash_strs(const char *const *s, size_t n)
+{
+	uint64_t h = FNV_OFFSET;
+	size_t i;
+	const char *p;
+
+	for (i = 0; i < n; i++) {
+		for (p = s[i] ? s[i] : ""; ; p++) {
+			h ^= (unsigned char)*p;
+			h *= FNV_PRIME;
+			if (!*p)
+				break;
+		}
+	}
+	return h ? h : 1;	/* 0 marks an empty slot */
+}
+
+static void map_release(struct uk_fleet_map *m)
+{
+	free(m->hash);
+	free(m->index);
+	memset(m, 0, sizeof(*m));
+}
+
+static int map_grow(struct uk_fleet_map *m)
+{
+	struct uk_fleet_map n = { .cap = m->cap ? 2 * m->cap : 64 };
+	size_t i, k;
+
+	n.hash = calloc(n.cap, sizeof(*n.hash));
+	n.index = calloc(n.cap, sizeof(*n.index));
+	if (!n.hash || !n.index) {
+		map_release(&n);
+		return -ENOMEM;
+	}
+	for (i = 0; i < m->cap; i++) {
+		if (!m->hash[i])
+			continue;
+		for (k = m->hash[i] & (n.cap - 1); n.hash[k];
+		     k = (k + 1) & (n.cap - 1))
+			;
+		n.hash[k] = m->hash[i];
+		n.index[k] = m->index[i];
+	}
+	n.n = m->n;
+	map_release(m);
+	*m = n;
+	return 0;
+}
+
+/*
+ * Open addressing, linear probing.  Calls @same(index, data) for each
+ * slot of hash @h until it says yes; returns that slot's index in *ret
+ * and 1, or 0 when there is none.
+ */
+static int map_find(const struct uk_fleet_map *m, uint64_t h,
+		    bool (*same)(size_t index, const void *data),
+		    const void *data, size_t *ret)
+{
+	size_t k;
+
+	if (!m->cap)
+		return 0;
+	for (k = h & (m->cap - 1); m->hash[k]; k = (k + 1) & (m->cap - 1)) {
+		if (m->hash[k] == h && (!same || same(m->index[k], data))) {
+			*ret = m->index[k];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int map_add(struct uk_fleet_map *m, uint64_t h, size_t index)
+{
+	size_t k;
+
+	/* At most half full. */
+	if (2 * (m->n + 1) > m->cap && map_grow(m) < 0)
+		return -ENOMEM;
+	for (k = h & (m->cap - 1); m->hash[k]; k = (k + 1) & (m->cap - 1))
+		;
+	m->hash[k] = h;
+	m->index[k] = index;
+	m->n++;
+	return 0;
+}
+
+/* ---- fields ---- */
+
+/*
+ * The value of @name as text fit for a table and a key: present, not
+ * empty, no NUL or control character, at most UK_FLEET_VALUE_MAX bytes.
+ * NULL otherwise, with the reason in @why (@required: absence is one).
+ */
+static const char *text_field(const struct uk_entry *e, const char *name,
+			      bool required, char *why, size_t whylen)
+{
+	size_t len, i;
+	const char *v = uk_entry_get(e, name, &len);
+
+	if (!v) {
+		if (required)
+			snprintf(why, whylen, "no %s", name);
+		return NULL;
+	}
+	if (!len || strlen(v) != len || len > UK_FLEET_VALUE_MAX) {
+		snprintf(why, whylen, "%s is %s", name,
+			 !len ? "empty" : len > UK_FLEET_VALUE_MAX ?
+			 "too long" : "not text (a NUL byte)");
+		return NULL;
+	}
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)v[i];
+
+		if (c < 0x20 || c == 0x7f) {
+			snprintf(why, whylen,
+				 "%s holds a control character", name);
+			return NULL;
+		}
+	}
+	return v;
+}
+
+/* A decimal number, digits only, fitting 64 bits. */
+static bool parse_dec(const char *s, uint64_t *ret)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		unsigned int d = (unsigned int)(*s - '0');
+
+		if (*s < '0' || *s > '9' || v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*ret = v;
+	return true;
+}
+
+static const char *number_field(const struct uk_entry *e, const char *name,
+				uint64_t *ret, char *why, size_t whylen)
+{
+	char tmp[160];
+	const char *v = text_field(e, name, true, tmp, sizeof(tmp));
+
+	if (!v) {
+		snprintf(why, whylen, "%s", tmp);
+		return NULL;
+	}
+	if (!parse_dec(v, ret)) {
+		snprintf(why, whylen, "%s=%.40s is not a decimal number",
+			 name, v);
+		return NULL;
+	}
+	return v;
+}
+
+/* "0x" and 1 to 16 hex digits, as uaccessd writes addresses. */
+static bool is_hex_address(const char *s)
+{
+	size_t n;
+
+	if (strncmp(s, "0x", 2))
+		return false;
+	n = strspn(s + 2, "0123456789abcdefABCDEF");
+	return n >= 1 && n <= 16 && !s[2 + n];
+}
+
+/* ---- counting ---- */
+
+struct site_key {
+	const char *site, *kind, *helper;
+};
+
+struct machine_key {
+	const struct uk_fleet *f;
+	const char *id;
+};
+
+struct site_in {
+	const struct uk_fleet_site *sites;
+	const struct site_key *key;
+};
+
+static bool same_machine(size_t index, const void *data)
+{
+	const struct machine_key *k = data;
+
+	return !strcmp(k->f->machines[index].machine_id, k->id);
+}
+
+static bool same_site(size_t index, const void *data)
+{
+	const struct site_in *in = data;
+	const struct uk_fleet_site *s = &in->sites[index];
+
+	return !strcmp(s->site, in->key->site) &&
+	       !strcmp(s->kind, in->key->kind) &&
+	       !strcmp(s->helper, in->key->helper);
+}
+
+void uk_fleet_init(struct uk_fleet *f)
+{
+	memset(f, 0, sizeof(*f));
+}
+
+static void site_release(struct uk_fleet_site *s)
+{
+	free(s->site);
+	free(s->kind);
+	free(s->helper);
+	free(s->site_ip);
+}
+
+void uk_fleet_release(struct uk_fleet *f)
+{
+	size_t i, k;
+
+	for (i = 0; i < f->n_machines; i++) {
+		struct uk_fleet_machine *m = &f->machines[i];
+
+		for (k = 0; k < m->n_sites; k++)
+			site_release(&m->sites[k]);
+		free(m->sites);
+		map_release(&m->map);
+		free(m->machine_id);
+		free(m->hostname);
+	}
+	free(f->machines);
+	for (i = 0; i < f->n_sites; i++)
+		site_release(&f->sites[i]);
+	free(f->sites);
+	map_release(&f->machine_map);
+	map_release(&f->fleet_map);
+	map_release(&f->seen);
+	uk_fleet_init(f);
+}
+
+static int machine_get(struct uk_fleet *f, const char *id, size_t *ret)
+{
+	struct machine_key k = { f, id };
+	uint64_t h = hash_strs(&id, 1);
+	struct uk_fleet_machine *m;
+
+	if (map_find(&f->machine_map, h, same_machine, &k, ret))
+		return 0;
+	if (f->n_machines == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 8;
+
+		m = reallocarray(f->machines, cap, sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		f->machines = m;
+		f->cap = cap;
+	}
+	m = &f->machines[f->n_machines];
+	memset(m, 0, sizeof(*m));
+	m->machine_id = strdup(id);
+	if (!m->machine_id || map_add(&f->machine_map, h, f->n_machines) < 0) {
+		free(m->machine_id);
+		return -ENOMEM;
+	}
+	*ret = f->n_machines++;
+	return 0;
+}
+
+/* A site in @sites (a machine's or the fleet's), added when new. */
+static int site_get(struct uk_fleet_site **sites, size_t *n, size_t *cap,
+		    struct uk_fleet_map *map, uint64_t h,
+		    const struct site_key *key, struct uk_fleet_site **ret)
+{
+	struct site_in in = { *sites, key };
+	struct uk_fleet_site *s;
+	size_t i;
+
+	if (map_find(map, h, same_site, &in, &i)) {
+		*ret = &(*sites)[i];
+		return 0;
+	}
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 16;
+
+		s = reallocarray(*sites, c, sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		*sites = s;
+		*cap = c;
+	}
+	s = &(*sites)[*n];
+	memset(s, 0, sizeof(*s));
+	s->site = strdup(key->site);
+	s->kind = strdup(key->kind);
+	s->helper = strdup(key->helper);
+	if (!s->site || !s->kind || !s->helper ||
+	    map_add(map, h, *n) < 0) {
+		site_release(s);
+		return -ENOMEM;
+	}
+	(*n)++;
+	*ret = s;
+	return 0;
+}
+
+/* Adds @dir to the comma-separated set @set (cut when it is full). */
+static void add_direction(char *set, size_t len, const char *dir)
+{
+	size_t n = strlen(dir), used = strlen(set);
+	const char *p = set;
+
+	while (*p) {
+		size_t k = strcspn(p, ",");
+
+		if (k == n && !memcmp(p, dir, n))
+			return;
+		p += k;
+		if (*p)
+			p++;
+	}
+	if (used + !!used + n + 1 > len)
+		return;
+	if (used)
+		set[used++] = ',';
+	memcpy(set + used, dir, n + 1);
+}
+
+static void skip(struct uk_fleet *f, const struct uk_entry *e,
+		 const char *why)
+{
+	const char *host = uk_entry_get(e, "_HOSTNAME", NULL);
+	char clean[UK_FLEET_VALUE_MAX + 1];
+
+	f->skipped++;
+	if (f->skipped > 1)
+		return;
+	uk_cli_sanitize(host ? host : "?", clean, sizeof(clean));
+	snprintf(f->first_skip, sizeof(f->first_skip), "%s: %s", clean, why);
+}
+
+/* What an entry of uaccessd says about a site, once checked. */
+struct parsed {
+	bool event;
+	struct site_key key;
+	const char *site_ip;	/* NULL if none */
+	const char *direction;	/* NULL if none */
+	uint64_t suppressed;	/* summaries: this summary's count */
+	uint64_t dedup;		/* hash of what makes it unique */
+};
+
+static int parse_event(const struct uk_entry *e, const char *machine,
+		       const char *boot, struct parsed *p, char *why,
+		       size_t whylen)
+{
+	const char *seq;
+	uint64_t n;
+
+	p->event = true;
+	seq = number_field(e, "UACCESS_SEQ", &n, why, whylen);
+	if (!seq)
+		return -EINVAL;
+	p->key.kind = text_field(e, "UACCESS_KIND", true, why, whylen);
+	if (!p->key.kind)
+		return -EINVAL;
+	p->key.helper = text_field(e, "UACCESS_HELPER", true, why, whylen);
+	if (!p->key.helper)
+		return -EINVAL;
+	if (uk_entry_get(e, "UACCESS_DIRECTION", NULL)) {
+		p->direction = text_field(e, "UACCESS_DIRECTION", true, why,
+					  whylen);
+		if (!p->direction)
+			return -EINVAL;
+	}
+	{
+		const char *parts[] = { "E", machine, boot, seq };
+
+		p->dedup = hash_strs(parts, ARRAY_SIZE(parts));
+	}
+	return 0;
+}
+
+static int parse_summary(const struct uk_entry *e, const char *machine,
+			 const char *boot, struct parsed *p, char *why,
+			 size_t whylen)
+{
+	const char *count, *total;
+	uint64_t t;
+	char when[24];
+
+	count = number_field(e, "UACCESS_SUPPRESSED_COUNT", &p->suppressed,
+			     why, whylen);
+	if (!count)
+		return -EINVAL;
+	total = number_field(e, "UACCESS_SUPPRESSED_TOTAL", &t, why, whylen);
+	if (!total)
+		return -EINVAL;
+	if (t < p->suppressed) {
+		snprintf(why, whylen,
+			 "UACCESS_SUPPRESSED_TOTAL=%s is below UACCESS_SUPPRESSED_COUNT=%s",
+			 total, count);
+		return -EINVAL;
+	}
+	snprintf(when, sizeof(when), "%" PRIu64, e->realtime_usec);
+	{
+		const char *parts[] = { "S", machine, boot, when, p->key.site,
+					p->key.kind, p->key.helper, total };
+
+		p->dedup = hash_strs(parts, ARRAY_SIZE(parts));
+	}
+	return 0;
+}
+
+/* The site of an event or summary: its symbol, else its address. */
+static int parse_site(const struct uk_entry *e, struct parsed *p, char *why,
+		      size_t whylen)
+{
+	const char *sym = NULL;
+	size_t len;
+
+	if (uk_entry_get(e, "UACCESS_SITE_IP", NULL)) {
+		p->site_ip = text_field(e, "UACCESS_SITE_IP", true, why,
+					whylen);
+		if (!p->site_ip || !is_hex_address(p->site_ip)) {
+			if (p->site_ip)
+				snprintf(why, whylen,
+					 "UACCESS_SITE_IP=%.40s is not an address",
+					 p->site_ip);
+			return -EINVAL;
+		}
+	}
+	/* An empty symbol is "none" (the kernel had no name for it). */
+	if (uk_entry_get(e, "UACCESS_SITE_SYMBOL", &len) && len) {
+		sym = text_field(e, "UACCESS_SITE_SYMBOL", true, why, whylen);
+		if (!sym)
+			return -EINVAL;
+	}
+	if (!sym && !p->site_ip) {
+		snprintf(why, whylen, "no UACCESS_SITE_SYMBOL nor UACCESS_SITE_IP");
+		return -EINVAL;
+	}
+	p->key.site = sym ? sym : p->site_ip;
+	return 0;
+}
+
+/* uaccessd's summary of the sites its table evicted: no kind, no helper. */
+static bool evicted_summary(const struct parsed *p)
+{
+	return p->key.site[0] == '(' && p->site_ip &&
+	       strspn(p->site_ip + 2, "0") == strlen(p->site_ip + 2);
+}
+
+static int seen_before(struct uk_fleet *f, uint64_t h)
+{
+	size_t dummy;
+
+	if (map_find(&f->seen, h, NULL, NULL, &dummy))
+		return 1;
+	return map_add(&f->seen, h, 0);
+}
+
+int uk_fleet_add(struct uk_fleet *f, const struct uk_entry *e, char *why,
+		 size_t whylen)
+{
+	const char *msgid = uk_entry_get(e, "MESSAGE_ID", NULL);
+	const char *machine, *host, *boot;
+	struct uk_fleet_machine *m;
+	struct uk_fleet_site *s;
+	struct parsed p = { 0 };
+	char tmp[160];
+	size_t mi;
+	int r;
+
+	if (!msgid || (strcmp(msgid, UK_MSGID_EVENT) &&
+		       strcmp(msgid, UK_MSGID_SUPPRESSED))) {
+		f->other++;
+		return 1;
+	}
+	/* Trusted fields: an entry without them is still counted. */
+	machine = text_field(e, "_MACHINE_ID", false, tmp, sizeof(tmp));
+	host = text_field(e, "_HOSTNAME", false, tmp, sizeof(tmp));
+	boot = text_field(e, "_BOOT_ID", false, tmp, sizeof(tmp));
+	if (!machine)
+		machine = "";
+
+	r = parse_site(e, &p, why, whylen);
+	if (r == 0 && !strcmp(msgid, UK_MSGID_EVENT)) {
+		r = parse_event(e, machine, boot, &p, why, whylen);
+	} else if (r == 0) {
+		if (evicted_summary(&p)) {
+			p.key.kind = "-";
+			p.key.helper = "-";
+		} else {
+			p.key.kind = text_field(e, "UACCESS_KIND", true, why,
+						whylen);
+			p.key.helper = p.key.kind ?
+				       text_field(e, "UACCESS_HELPER", true,
+						  why, whylen) : NULL;
+			r = p.key.helper ? 0 : -EINVAL;
+		}
+		if (r == 0)
+			r = parse_summary(e, machine, boot, &p, why, whylen);
+	}
+	if (r < 0) {
+		skip(f, e, why);
+		return -EINVAL;
+	}
+
+	r = seen_before(f, p.dedup);
+	if (r < 0)
+		return r;
+	if (r) {
+		f->duplicates++;
+		return 2;
+	}
+	r = machine_get(f, machine, &mi);
+	if (r < 0)
+		return r;
+	m = &f->machines[mi];
+	if (host && (!m->hostname || e->realtime_usec >= m->hostname_time)) {
+		char *h = strdup(host);
+
+		if (!h)
+			return -ENOMEM;
+		free(m->hostname);
+		m->hostname = h;
+		m->hostname_time = e->realtime_usec;
+	}
+	{
+		const char *parts[] = { p.key.site, p.key.kind, p.key.helper };
+
+		r = site_get(&m->sites, &m->n_sites, &m->cap, &m->map,
+			     hash_strs(parts, ARRAY_SIZE(parts)), &p.key, &s);
+	}
+	if (r < 0)
+		return r;
+	if (!s->site_ip && p.site_ip) {
+		s->site_ip = strdup(p.site_ip);
+		if (!s->site_ip)
+			return -ENOMEM;
+	}
+	s->has_symbol = strcmp(p.key.site, p.site_ip ? p.site_ip : "");
+	if (p.direction)
+		add_direction(s->direction, sizeof(s->direction), p.direction);
+	if (p.event) {
+		s->events++;
+		m->events++;
+		f->events++;
+		f->event_entries++;
+	} else {
+		s->suppressed += p.suppressed;
+		m->suppressed += p.suppressed;
+		f->suppressed += p.suppressed;
+		f->summary_entries++;
+	}
+	s->count = s->events + s->suppressed;
+	m->count = m->events + m->suppressed;
+	f->count = f->events + f->suppressed;
+	if (!s->first || e->realtime_usec < s->first)
+		s->first = e->realtime_usec;
+	if (e->realtime_usec > s->last)
+		s->last = e->realtime_usec;
+	if (e->realtime_usec > m->last)
+		m->last = e->realtime_usec;
+	return 0;
+}
+
+/* ---- totals and order ---- */
+
+void uk_fleet_label(const char *hostname, const char *machine_id,
+		    bool ambiguous, char *buf, size_t len)
+{
+	char host[UK_FLEET_VALUE_MAX + 1];
+
+	if (hostname && hostname[0])
+		uk_cli_sanitize(hostname, host, sizeof(host));
+	else
+		host[0] = '\0';
+	if (host[0] && (!ambiguous || !machine_id || !machine_id[0]))
+		snprintf(buf, len, "%s", host);
+	else if (machine_id && machine_id[0])
+		snprintf(buf, len, "%s(%.8s)", host[0] ? host : "-",
+			 machine_id);
+	else
+		snprintf(buf, len, "(unknown)");
+}
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+static int cmp_name(const struct uk_fleet_site *a,
+		    const struct uk_fleet_site *b)
+{
+	int r = strcmp(a->site, b->site);
+
+	if (!r)
+		r = strcmp(a->kind, b->kind);
+	if (!r)
+		r = strcmp(a->helper, b->helper);
+	return r < 0 ? -1 : r > 0;
+}
+
+static int site_by_count(const void *pa, const void *pb)
+{
+	const struct uk_fleet_site *a = pa, *b = pb;
+
+	return cmp_u64_desc(a->count, b->count) ?:
+	       cmp_u64_desc(a->last, b->last) ?: cmp_name(a, b);
+}
+
+static int site_by_last(const void *pa, const void *pb)
+{
+	const struct uk_fleet_site *a = pa, *b = pb;
+
+	return cmp_u64_desc(a->last, b->last) ?:
+	       cmp_u64_desc(a->count, b->count) ?: cmp_name(a, b);
+}
+
+static int site_by_name(const void *pa, const void *pb)
+{
+	return cmp_name(pa, pb);
+}
+
+static int machine_by_label(const struct uk_fleet_machine *a,
+			    const struct uk_fleet_machine *b)
+{
+	int r = strcmp(a->label, b->label);
+
+	if (!r)
+		r = strcmp(a->machine_id, b->machine_id);
+	return r < 0 ? -1 : r > 0;
+}
+
+static int machine_by_count(const void *pa, const void *pb)
+{
+	const struct uk_fleet_machine *a = pa, *b = pb;
+
+	return cmp_u64_desc(a->count, b->count) ?: machine_by_label(a, b);
+}
+
+static int machine_by_last(const void *pa, const void *pb)
+{
+	const struct uk_fleet_machine *a = pa, *b = pb;
+
+	return cmp_u64_desc(a->last, b->last) ?: machine_by_label(a, b);
+}
+
+static int machine_by_name(const void *pa, const void *pb)
+{
+	return machine_by_label(pa, pb);
+}
+
+static void set_labels(struct uk_fleet *f)
+{
+	size_t i, k;
+
+	for (i = 0; i < f->n_machines; i++) {
+		struct uk_fleet_machine *m = &f->machines[i];
+		bool ambiguous = !m->hostname;
+
+		for (k = 0; k < f->n_machines && !ambiguous; k++) {
+			const char *h = f->machines[k].hostname;
+
+			ambiguous = k != i && h && !strcmp(h, m->hostname);
+		}
+		uk_fleet_label(m->hostname, m->machine_id, ambiguous,
+			       m->label, sizeof(m->label));
+	}
+}
+
+int uk_fleet_finish(struct uk_fleet *f, enum uk_fleet_sort sort)
+{
+	static int (*const site_cmp[])(const void *, const void *) = {
+		[UK_FLEET_SORT_COUNT] = site_by_count,
+		[UK_FLEET_SORT_LAST] = site_by_last,
+		[UK_FLEET_SORT_NAME] = site_by_name,
+	};
+	static int (*const machine_cmp[])(const void *, const void *) = {
+		[UK_FLEET_SORT_COUNT] = machine_by_count,
+		[UK_FLEET_SORT_LAST] = machine_by_last,
+		[UK_FLEET_SORT_NAME] = machine_by_name,
+	};
+	size_t i, k;
+	int r;
+
+	if ((unsigned int)sort >= ARRAY_SIZE(site_cmp))
+		return -EINVAL;
+	set_labels(f);
+	for (i = 0; i < f->n_machines; i++) {
+		const struct uk_fleet_machine *m = &f->machines[i];
+
+		for (k = 0; k < m->n_sites; k++) {
+			const struct uk_fleet_site *ms = &m->sites[k];
+			struct site_key key = { ms->site, ms->kind,
+						ms->helper };
+			const char *parts[] = { ms->site, ms->kind,
+						ms->helper };
+			struct uk_fleet_site *s;
+			const char *p;
+
+			r = site_get(&f->sites, &f->n_sites, &f->sites_cap,
+				     &f->fleet_map,
+				     hash_strs(parts, ARRAY_SIZE(parts)),
+				     &key, &s);
+			if (r < 0)
+				return r;
+			s->has_symbol = ms->has_symbol;
+			s->events += ms->events;
+			s->suppressed += ms->suppressed;
+			s->count = s->events + s->suppressed;
+			s->machines++;
+			if (!s->first || ms->first < s->first)
+				s->first = ms->first;
+			if (ms->last > s->last)
+				s->last = ms->last;
+			for (p = ms->direction; *p; ) {
+				char d[UK_FLEET_DIR_LEN];
+				size_t n = strcspn(p, ",");
+
+				snprintf(d, sizeof(d), "%.*s", (int)n, p);
+				add_direction(s->direction,
+					      sizeof(s->direction), d);
+				p += n;
+				if (*p)
+					p++;
+			}
+		}
+	}
+	/* The maps' indexes die with the order: no entry is added after. */
+	map_release(&f->fleet_map);
+	map_release(&f->machine_map);
+	for (i = 0; i < f->n_machines; i++)
+		map_release(&f->machines[i].map);
+	for (i = 0; i < f->n_machines; i++)
+		if (f->machines[i].n_sites)
+			qsort(f->machines[i].sites, f->machines[i].n_sites,
+			      sizeof(*f->machines[i].sites), site_cmp[sort]);
+	if (f->n_sites)
+		qsort(f->sites, f->n_sites, sizeof(*f->sites), site_cmp[sort]);
+	if (f->n_machines)
+		qsort(f->machines, f->n_machines, sizeof(*f->machines),
+		      machine_cmp[sort]);
+	return 0;
+}
+
+/* ---- output ---- */
+
+static const struct uk_cli_column columns[] = {
+	{ "HOSTNAME", UK_CLI_LEFT },
+	{ "COUNT", UK_CLI_RIGHT },
+	{ "EVENTS", UK_CLI_RIGHT },
+	{ "SUPPRESSED", UK_CLI_RIGHT },
+	{ "KIND", UK_CLI_LEFT },
+	{ "HELPER", UK_CLI_LEFT },
+	{ "DIR", UK_CLI_LEFT },
+	{ "SITE", UK_CLI_LEFT },
+	{ "LAST", UK_CLI_LEFT },
+};
+#define NCOLS	ARRAY_SIZE(columns)
+
+static int add_rows(struct uk_cli_table *t, const char *label,
+		    const struct uk_fleet_site *sites, size_t n,
+		    uint64_t limit)
+{
+	size_t i;
+
+	for (i = 0; i < n && (!limit || i < limit); i++) {
+		const struct uk_fleet_site *s = &sites[i];
+		char count[24], events[24], supp[24], last[40];
+		const char *cells[NCOLS] = {
+			label, count, events, supp, s->kind, s->helper,
+			s->direction[0] ? s->direction : "-", s->site, last,
+		};
+
+		snprintf(count, sizeof(count), "%" PRIu64, s->count);
+		snprintf(events, sizeof(events), "%" PRIu64, s->events);
+		snprintf(supp, sizeof(supp), "%" PRIu64, s->suppressed);
+		uk_cli_format_time(s->last * 1000, false, last, sizeof(last));
+		if (uk_cli_table_add(t, cells) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static const char *plural(uint64_t n, const char *one, const char *more)
+{
+	return n == 1 ? one : more;
+}
+
+int uk_fleet_print(const struct uk_fleet *f, FILE *out, uint64_t limit,
+		   bool legend)
+{
+	struct uk_cli_table *t = NULL;
+	bool cut = false;
+	size_t i;
+	int r;
+
+	if (!f->n_machines) {
+		if (legend)
+			fputs("No sites recorded.\n", out);
+		return ferror(out) ? -EIO : 0;
+	}
+	r = uk_cli_table_new(columns, NCOLS, &t);
+	if (r < 0)
+		return r;
+	if (f->n_machines > 1) {
+		r = add_rows(t, "(fleet)", f->sites, f->n_sites, limit);
+		cut |= limit && f->n_sites > limit;
+	}
+	for (i = 0; r == 0 && i < f->n_machines; i++) {
+		const struct uk_fleet_machine *m = &f->machines[i];
+
+		r = add_rows(t, m->label, m->sites, m->n_sites, limit);
+		cut |= limit && m->n_sites > limit;
+	}
+	if (r < 0) {
+		uk_cli_table_free(t);
+		return r;
+	}
+	uk_cli_table_print(t, out, legend);
+	uk_cli_table_free(t);
+	if (legend) {
+		fprintf(out, "\n%zu %s, %zu %s, %" PRIu64 " %s: %" PRIu64
+			" %s, %" PRIu64 " suppressed.\n",
+			f->n_machines, plural(f->n_machines, "machine", "machines"),
+			f->n_sites, plural(f->n_sites, "site", "sites"),
+			f->count, plural(f->count, "occurrence", "occurrences"),
+			f->events, plural(f->events, "event", "events"),
+			f->suppressed);
+		if (cut)
+			fprintf(out, "At most %" PRIu64 " %s of each shown.\n",
+				limit, plural(limit, "site", "sites"));
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+static void site_json(struct uk_json *j, const struct uk_fleet_site *s,
+		      bool fleet)
+{
+	uk_json_object_begin(j);
+	uk_json_kv_str(j, "site", s->site);
+	uk_json_kv_str(j, "site_symbol", s->has_symbol ? s->site : NULL);
+	if (!fleet)
+		uk_json_kv_str(j, "site_ip", s->site_ip);
+	uk_json_kv_str(j, "kind", s->kind);
+	uk_json_kv_str(j, "helper", s->helper);
+	uk_json_key(j, "direction");
+	uk_json_array_begin(j);
+	{
+		const char *p = s->direction;
+
+		while (*p) {
+			size_t n = strcspn(p, ",");
+
+			uk_json_strn(j, p, n);
+			p += n;
+			if (*p)
+				p++;
+		}
+	}
+	uk_json_array_end(j);
+	uk_json_kv_u64(j, "count", s->count);
+	uk_json_kv_u64(j, "events", s->events);
+	uk_json_kv_u64(j, "suppressed", s->suppressed);
+	uk_json_kv_u64(j, "first_time", s->first);
+	uk_json_kv_u64(j, "last_time", s->last);
+	if (fleet)
+		uk_json_kv_u64(j, "machines", s->machines);
+	uk_json_object_end(j);
+}
+
+static void sites_json(struct uk_json *j, const struct uk_fleet_site *s,
+		       size_t n, uint64_t limit, bool fleet)
+{
+	size_t i;
+
+	uk_json_kv_u64(j, "total", n);
+	uk_json_key(j, "sites");
+	uk_json_array_begin(j);
+	for (i = 0; i < n && (!limit || i < limit); i++)
+		site_json(j, &s[i], fleet);
+	uk_json_array_end(j);
+}
+
+void uk_fleet_json(const struct uk_fleet *f, struct uk_json *j,
+		   uint64_t limit, const char *directory,
+		   char *const *bad_files, size_t n_bad_files)
+{
+	size_t i;
+
+	uk_json_object_begin(j);
+	uk_json_kv_str(j, "source", "journal");
+	uk_json_kv_str(j, "directory", directory);
+	uk_json_key(j, "unreadable_files");
+	uk_json_array_begin(j);
+	for (i = 0; i < n_bad_files; i++)
+		uk_json_str(j, bad_files[i]);
+	uk_json_array_end(j);
+	uk_json_key(j, "entries");
+	uk_json_object_begin(j);
+	uk_json_kv_u64(j, "events", f->event_entries);
+	uk_json_kv_u64(j, "summaries", f->summary_entries);
+	uk_json_kv_u64(j, "duplicates", f->duplicates);
+	uk_json_kv_u64(j, "skipped", f->skipped);
+	uk_json_object_end(j);
+	uk_json_kv_u64(j, "count", f->count);
+	uk_json_kv_u64(j, "events", f->events);
+	uk_json_kv_u64(j, "suppressed", f->suppressed);
+	uk_json_key(j, "fleet");
+	uk_json_object_begin(j);
+	uk_json_kv_u64(j, "machines", f->n_machines);
+	sites_json(j, f->sites, f->n_sites, limit, true);
+	uk_json_object_end(j);
+	uk_json_key(j, "machines");
+	uk_json_array_begin(j);
+	for (i = 0; i < f->n_machines; i++) {
+		const struct uk_fleet_machine *m = &f->machines[i];
+
+		uk_json_object_begin(j);
+		uk_json_kv_str(j, "machine_id", m->machine_id[0] ?
+			       m->machine_id : NULL);
+		uk_json_kv_str(j, "hostname", m->hostname);
+		uk_json_kv_str(j, "label", m->label);
+		uk_json_kv_u64(j, "count", m->count);
+		uk_json_kv_u64(j, "events", m->events);
+		uk_json_kv_u64(j, "suppressed", m->suppressed);
+		uk_json_kv_u64(j, "last_time", m->last);
+		sites_json(j, m->sites, m->n_sites, limit, false);
+		uk_json_object_end(j);
+	}
+	uk_json_array_end(j);
+	uk_json_object_end(j);
+}
+
+/* ---- the verb ---- */
+
+static int fleet_entry(struct uk_query *q, const struct uk_entry *e,
+		       void *data)
+{
+	char why[256];
+	int r = uk_fleet_add(data, e, why, sizeof(why));
+
+	if (r == -ENOMEM)
+		return uk_cli_error(&q->cli, UK_EXIT_FAILURE, "out of memory");
+	return UK_EXIT_OK;
+}
+
+int uk_cli_fleet(const struct uk_cli *cli, enum uk_fleet_sort sort,
+		 uint64_t limit)
+{
+	static const char *const ids[] = {
+		UK_MSGID_EVENT, UK_MSGID_SUPPRESSED, NULL
+	};
+	struct uk_cli qcli = *cli;
+	struct uk_query q;
+	struct uk_fleet f;
+	int64_t n;
+	int r;
+
+	uk_fleet_init(&f);
+	/* -n counts sites here, not entries. */
+	qcli.lines = 0;
+	r = uk_query_init(&q, &qcli, 0, NULL, ids);
+	if (r != UK_EXIT_OK)
+		goto out;
+	n = uk_query_walk(&q, false, fleet_entry, &f);
+	if (n < 0) {
+		r = (int)-n;
+		goto out;
+	}
+	if (uk_fleet_finish(&f, sort) < 0) {
+		r = uk_cli_error(cli, UK_EXIT_FAILURE, "out of memory");
+		goto out;
+	}
+	if (cli->json) {
+		struct uk_json j;
+
+		uk_json_init(&j, 0);
+		uk_fleet_json(&f, &j, limit, cli->directory, q.bad_files,
+			      q.n_bad_files);
+		r = uk_cli_json_print(cli, &j);
+	} else if (uk_fleet_print(&f, cli->out, limit, !cli->no_legend) < 0) {
+		r = uk_cli_error(cli, UK_EXIT_FAILURE,
+				 "cannot write the table: %s", strerror(EIO));
+	}
+	if (f.duplicates)
+		fprintf(cli->err,
+			"uaccessctl: %" PRIu64 " %s in the journal more than once (uploaded twice?): counted once\n",
+			f.duplicates, plural(f.duplicates, "entry was", "entries were"));
+	if (f.skipped)
+		fprintf(cli->err,
+			"uaccessctl: skipped %" PRIu64 " %s of uaccessd with missing or malformed fields, not counted; the first: %s\n",
+			f.skipped, plural(f.skipped, "entry", "entries"),
+			f.first_skip);
+	/* Totals without some files' entries are not the totals. */
+	if (r == UK_EXIT_OK && q.n_bad_files)
+		r = uk_cli_error(cli, UK_EXIT_FAILURE,
+				 "%zu journal %s could not be read: the totals leave out %s entries",
+				 q.n_bad_files, plural(q.n_bad_files, "file", "files"),
+				 plural(q.n_bad_files, "its", "their"));
+out:
+	uk_query_release(&q);
+	uk_fleet_release(&f);
+	return r;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The journal side of uaccessctl's journal verbs (list, show, and sites
+ * and top with --directory, --since, --until or --boot): the command
+ * line's matches, boot and time window turned into an sd-journal query,
+ * and a walk over the entries in the window.  cli_journal.c.
+ */
+#ifndef UK_CLI_JOURNAL_H
+#define UK_CLI_JOURNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <systemd/sd-journal.h>
+
+#include "cli.h"
+#include "cli_match.h"
+
+struct uk_query {
+	struct uk_cli cli;		/* the global options */
+	uint64_t now;			/* CLOCK_REALTIME, usec */
+	uint64_t since, until;		/* usec, when cli.since/until given */
+	struct uk_match *matches;
+	int n_matches;
+	/* MESSAGE_IDs selected unless a match names one (NULL-ended) */
+	const char *const *msgids;
+	sd_journal *j;
+	/* --directory: journal files there that sd-journal could not open */
+	char **bad_files;
+	size_t n_bad_files;
+};
+
+/*
+ * Reads the time window and the matches (@argc/@argv, after the verb),
+ * opens the journal (--directory or the system's), and adds the matches,
+ * the boot and the MESSAGE_IDs of @msgids (NULL: uaccessd's events only)
+ * unless a match selects a MESSAGE_ID itself.  Each journal file of a
+ * --directory that cannot be read is named on stderr and kept in
+ * bad_files.  Returns an exit code (printed unless UK_EXIT_OK);
+ * uk_query_release() either way.
+ */
+int uk_query_init(struct uk_query *q, const struct uk_cli *cli, int argc,
+		  char **argv, const char *const *msgids);
+void uk_query_release(struct uk_query *q);
+
+typedef int (*uk_query_fn)(struct uk_query *q, const struct uk_entry *e,
+			   void *data);
+
+/*
+ * Calls @fn for each entry in the window, oldest first; with cli.lines
+ * for the last N of them; with @cursor, each entry's cursor is loaded.
+ * An entry that cannot be read is skipped with a message.  Returns how
+ * many entries @fn saw, or the negative of an exit code (printed), or
+ * of @fn's non-zero return.
+ */
+int64_t uk_query_walk(struct uk_query *q, bool cursor, uk_query_fn fn,
+		      void *data);
+
+#endif /* UK_CLI_JOURNAL_H */
