@@ -37,6 +37,7 @@ static void free_bad_files(struct uk_query *q)
 	free(q->bad_files);
 	q->bad_files = NULL;
 	q->n_bad_files = 0;
+	q->n_denied_files = 0;
 }
 
 void uk_query_release(struct uk_query *q)
@@ -139,8 +140,12 @@ static bool is_machine_dir(const char *name)
 	return strlen(name) == 32 && sd_id128_from_string(name, &id) >= 0;
 }
 
-/* Is @path a journal file that sd-journal opens?  Why not in @why. */
-static bool file_readable(const char *path, char *why, size_t whylen)
+/*
+ * Is @path a journal file that sd-journal opens?  Why not in @why, and
+ * *denied when it is a matter of permission.
+ */
+static bool file_readable(const char *path, char *why, size_t whylen,
+			  bool *denied)
 {
 	const char *paths[] = { path, NULL };
 	uint64_t bytes = 0;
@@ -148,6 +153,7 @@ static bool file_readable(const char *path, char *why, size_t whylen)
 	int r;
 
 	r = sd_journal_open_files(&j, paths, 0);
+	*denied = r == -EACCES || r == -EPERM;
 	if (r < 0) {
 		snprintf(why, whylen, "%s",
 			 r == -ENODATA ? "truncated" :
@@ -212,8 +218,12 @@ static int check_directory(struct uk_query *q, const char *dir, int depth)
 			break;
 		}
 		if (is_journal_file(de->d_name)) {
-			if (!file_readable(path, why, sizeof(why)))
+			bool denied = false;
+
+			if (!file_readable(path, why, sizeof(why), &denied)) {
 				r = note_bad_file(q, path, why);
+				q->n_denied_files += denied;
+			}
 		} else if (depth == 0 && is_machine_dir(de->d_name)) {
 			r = check_directory(q, path, 1);
 		}
@@ -251,6 +261,11 @@ static int open_journal(struct uk_query *q)
 		return uk_cli_error(&q->cli, UK_EXIT_FAILURE, "out of memory");
 	/* No file opened: say why rather than "No entries found." */
 	if (sd_journal_get_usage(q->j, &bytes) >= 0 && !bytes) {
+		if (q->cli.directory && q->n_bad_files &&
+		    q->n_denied_files == q->n_bad_files)
+			return uk_cli_error(&q->cli, UK_EXIT_PERM,
+					    "permission denied: no journal file in %s is readable by this user",
+					    q->cli.directory);
 		if (q->cli.directory && q->n_bad_files)
 			return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
 					    "no readable journal files in %s",

@@ -27,6 +27,7 @@ struct uk_query {
 	/* --directory: journal files there that sd-journal could not open */
 	char **bad_files;
 	size_t n_bad_files;
+	size_t n_denied_files;	/* of them, for want of permission */
 };
 
 /*

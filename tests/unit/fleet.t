@@ -51,7 +51,8 @@ remote_pid=
 cleanup() {
 	[ -n "$remote_pid" ] && kill "$remote_pid" 2>/dev/null && wait "$remote_pid" 2>/dev/null
 	[ -n "$journald_pid" ] && stop_journald
-	rm -rf "$tmp"
+	# UK_KEEP_TMP=1: keep the collector's directory and the outputs
+	[ -n "${UK_KEEP_TMP:-}" ] && echo "# kept $tmp" || rm -rf "$tmp"
 }
 trap cleanup EXIT
 
@@ -285,6 +286,7 @@ is "node-a node-b node-c" "$(printf '%s\n' "$out" | awk '$1 != "(fleet)" { print
 
 ctl list -D "$coll"
 is 0 "$rc" "list -D COLLECTOR exits 0"
+printf '%s\n' "$out" >"$tmp/list.txt"
 head=$(printf '%s\n' "$out" | head -n 1)
 [[ "$head" =~ ^TIME\ +HOSTNAME\ +PID ]]
 check $? "list: a HOSTNAME column for the fleet" "$head"
@@ -399,6 +401,16 @@ check $? "... and saying the totals leave it out" "$err"
 ctl list -D "$tmp/mixed" --no-legend
 is "1 $((total_ev + 8 + 12))" "$rc $(printf '%s\n' "$out" | wc -l)" \
 	"list with a truncated file: the rest listed (node-c's twice, as the journal has them), exit 1"
+mkdir "$tmp/private"
+cp "$coll/remote-127.0.0.1.journal" "$tmp/private/"
+chmod 600 "$tmp/private/remote-127.0.0.1.journal"
+chmod 755 "$tmp" "$tmp/private"
+setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$bin/uaccessctl" --no-pager -D "$tmp/private" top >"$tmp/out" 2>"$tmp/err"
+rc=$?
+is 5 "$rc" "top as a user who may not read the collector's files: exit 5 (permission)"
+grep -q "permission denied: no journal file in $tmp/private is readable by this user" "$tmp/err"
+check $? "... saying so" "$(cat "$tmp/err")"
 ctl top -D "$tmp/empty"
 is "1|uaccessctl: no journal files in $tmp/empty" "$rc|$err" "top on an empty directory: exit 1, says so"
 ctl top -D "$tmp/empty" --json
