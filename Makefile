@@ -2,7 +2,7 @@
 # `make help` lists the targets.
 
 .PHONY: help deps kernel kernel-kasan kernel-nodetect kernel-series kernel-bisect \
-	kernel-lint vm-check daemon install daemon-check fuzz check demo clean \
+	kernel-lint vm-check system-check daemon install daemon-check fuzz check demo clean \
 	deb rpm packages packaging-check
 
 help:
@@ -16,6 +16,7 @@ help:
 	@echo "make kernel-bisect   build every patch of the series on its own (slow)"
 	@echo "make kernel-lint     checkpatch --strict on the series, sparse on the new files"
 	@echo "make vm-check        boot the debug kernel (5- and 4-level paging), run the VM suite"
+	@echo "make system-check    boot a Debian 12 system with the .deb and the debug kernel, test the unit"
 	@echo "make daemon          build uaccessd (build/daemon)"
 	@echo "make install         install uaccessd, uaccessctl, man pages, completion, catalog (DESTDIR, PREFIX)"
 	@echo "make daemon-check    host tests of the daemon: unit (ASan+UBSan), journald, CLI, 30 s fuzz"
@@ -49,6 +50,9 @@ kernel-lint: kernel
 
 vm-check: kernel
 	tests/vm/check.sh debug/5 debug/4
+
+system-check: kernel deb
+	tests/system/check.sh
 
 daemon: deps
 	$(MAKE) -C daemon all tools

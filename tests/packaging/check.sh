@@ -140,9 +140,13 @@ drwxr-xr-x root/root ./usr/share/bash-completion/completions/
 drwxr-xr-x root/root ./usr/share/doc/
 drwxr-xr-x root/root ./usr/share/doc/uaccessd/
 -rw-r--r-- root/root ./usr/share/doc/uaccessd/README.md.gz
+-rw-r--r-- root/root ./usr/share/doc/uaccessd/architecture.md.gz
 -rw-r--r-- root/root ./usr/share/doc/uaccessd/changelog.gz
 -rw-r--r-- root/root ./usr/share/doc/uaccessd/control-protocol.md.gz
 -rw-r--r-- root/root ./usr/share/doc/uaccessd/copyright
+-rw-r--r-- root/root ./usr/share/doc/uaccessd/fleet.md.gz
+-rw-r--r-- root/root ./usr/share/doc/uaccessd/journal-fields.md.gz
+-rw-r--r-- root/root ./usr/share/doc/uaccessd/netlink-protocol.md.gz
 -rw-r--r-- root/root ./usr/share/doc/uaccessd/uaccessctl.md.gz
 -rw-r--r-- root/root ./usr/share/doc/uaccessd/uaccessd.conf.md.gz
 -rw-r--r-- root/root ./usr/share/doc/uaccessd/uaccessd.md.gz
@@ -296,7 +300,11 @@ cat >"$work/want-rpm-uaccessd" <<EOF
 -rw-r--r-- root:root /usr/share/bash-completion/completions/uaccessctl
 drwxr-xr-x root:root /usr/share/doc/uaccessd-$version
 -rw-r--r-- root:root /usr/share/doc/uaccessd-$version/README.md
+-rw-r--r-- root:root /usr/share/doc/uaccessd-$version/architecture.md
 -rw-r--r-- root:root /usr/share/doc/uaccessd-$version/control-protocol.md
+-rw-r--r-- root:root /usr/share/doc/uaccessd-$version/fleet.md
+-rw-r--r-- root:root /usr/share/doc/uaccessd-$version/journal-fields.md
+-rw-r--r-- root:root /usr/share/doc/uaccessd-$version/netlink-protocol.md
 -rw-r--r-- root:root /usr/share/doc/uaccessd-$version/uaccessctl.md
 -rw-r--r-- root:root /usr/share/doc/uaccessd-$version/uaccessd.conf.md
 -rw-r--r-- root:root /usr/share/doc/uaccessd-$version/uaccessd.md
