@@ -215,7 +215,7 @@ int uk_journal_suppressed(struct uk_journal *j, const char *site_symbol,
 			  uint64_t site_ip, uint32_t kind, uint32_t helper,
 			  uint64_t n, uint64_t total)
 {
-	char kbuf[16], hbuf[16];
+	char kbuf[16], hbuf[16], func[UK_SYMBOL_LEN];
 	struct entry e = {};
 
 	add_common(&e, UK_MSGID_SUPPRESSED, LOG_WARNING);
@@ -228,6 +228,10 @@ int uk_journal_suppressed(struct uk_journal *j, const char *site_symbol,
 	    name_or(UK_ENUM_KIND, kind, kbuf, sizeof(kbuf)));
 	add(&e, "UACCESS_HELPER", "%s",
 	    name_or(UK_ENUM_HELPER, helper, hbuf, sizeof(hbuf)));
+	/* As in the event entries: `uaccessctl list FUNCTION` finds both. */
+	if (site_symbol &&
+	    uk_symbol_function(site_symbol, func, sizeof(func)))
+		add(&e, "UACCESS_SITE_FUNCTION", "%s", func);
 	add(&e, "UACCESS_SUPPRESSED_COUNT", "%" PRIu64, n);
 	add(&e, "UACCESS_SUPPRESSED_TOTAL", "%" PRIu64, total);
 	return send_entry(j, &e);

@@ -546,6 +546,7 @@ static void suppressed_summary_entry(void **state)
 	assert_val(e, "UACCESS_SITE_IP", "0xffffffff81000040");
 	assert_val(e, "UACCESS_KIND", "precheck");
 	assert_val(e, "UACCESS_HELPER", "__clear_user");
+	assert_val(e, "UACCESS_SITE_FUNCTION", "foo");
 	assert_val(e, "UACCESS_SUPPRESSED_COUNT", "12");
 	assert_val(e, "UACCESS_SUPPRESSED_TOTAL", "40");
 	assert_int_equal(j->sent, 1);
@@ -566,8 +567,10 @@ static void suppressed_summary_without_symbol_or_known_enums(void **state)
 	assert_val(e, "UACCESS_SITE_IP", "0x0000000000000040");
 	assert_val(e, "UACCESS_KIND", "0");
 	assert_val(e, "UACCESS_HELPER", "99");
+	assert_no_field(e, "UACCESS_SITE_FUNCTION");
 	e = entry(1);
 	assert_val(e, "MESSAGE", "1 more occurrences of ? suppressed (total 1)");
+	assert_no_field(e, "UACCESS_SITE_FUNCTION");
 	assert_val(e, "UACCESS_KIND", "9");
 }
 
