@@ -26,7 +26,7 @@ step() {
 	pid=$!
 	while ! wait_for_pid "$pid" 20; do
 		printf '    ... %s so far: %s\n' "$(since "$start")" \
-			"$(tail -n 1 "$log" | cut -c 1-90)"
+			"$(${progress:-tail -n 1 "$log"} | tail -n 1 | cut -c 1-90)"
 	done
 	rc=0
 	wait "$pid" || rc=$?
@@ -50,7 +50,14 @@ wait_for_pid() {
 
 step "installing the build dependencies (scripts/deps.sh; apt-get on a fresh machine)" \
 	build/logs/demo-deps.log scripts/deps.sh
-step "building the debug kernel with the series (cold: ~8 min on 2 cores; then only what changed)" \
+# The kernel's progress: objects compiled so far, of about 1,600.
+kernel_progress() {
+	local n
+	n=$(find build/kernel/debug -name '*.o' 2>/dev/null | wc -l)
+	echo "$(tail -n 1 build/logs/demo-kernel.log); $n of ~1600 objects"
+}
+progress=kernel_progress \
+	step "building the debug kernel with the series (cold: ~8 min on 2 cores; then only what changed)" \
 	build/logs/demo-kernel.log scripts/kernel-build.sh debug
 step "building uaccessd, uaccessctl, the guest programs and the initramfs" \
 	build/logs/demo-guest.log bash -c \
