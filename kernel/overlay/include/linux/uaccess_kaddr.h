@@ -65,9 +65,10 @@ void __uaccess_kaddr_precheck(const void __user *ptr, unsigned long size,
 			      unsigned int how);
 void __uaccess_kaddr_precheck_ac(const void __user *ptr, unsigned long size,
 				 unsigned int how);
-bool uaccess_kaddr_fault(struct pt_regs *regs, unsigned long addr,
+unsigned int uaccess_kaddr_fault_class(unsigned long addr, unsigned long ip);
+void uaccess_kaddr_fault(struct pt_regs *regs, unsigned long addr,
 			 unsigned long caller, unsigned int kind,
-			 unsigned int how);
+			 unsigned int how, unsigned int addr_class);
 void uaccess_kaddr_rejected(void);
 void uaccess_kaddr_any_begin(void);
 void uaccess_kaddr_any_end(void);

@@ -36,6 +36,8 @@
 
 static unsigned int uk_mode = UACCESS_KADDR_MODE_REPORT;
 static unsigned int uk_rl_interval_ms = 5000;
+/* The same in jiffies, for the hit path: set with uk_rl_interval_ms. */
+static unsigned long uk_rl_interval;
 static unsigned int uk_rl_burst = 1;
 static DEFINE_MUTEX(uk_config_lock);
 
@@ -195,7 +197,7 @@ static bool uk_ratelimit_pass(struct uk_site *s)
 {
 	unsigned long now = jiffies;
 	unsigned long begin = READ_ONCE(s->rl_begin);
-	unsigned long interval = msecs_to_jiffies(READ_ONCE(uk_rl_interval_ms));
+	unsigned long interval = READ_ONCE(uk_rl_interval);
 
 	if (!begin || time_after_eq(now, begin + interval)) {
 		if (try_cmpxchg(&s->rl_begin, &begin, now ?: 1))
@@ -311,6 +313,35 @@ static void uk_notify_kunit(const struct uk_event *ev)
 					(void *)ev->ip);
 }
 
+/* Where a kernel-half address points; any context, no locks. */
+static unsigned int uk_classify(unsigned long addr, unsigned long size)
+{
+	unsigned long last = addr + (size ? size - 1 : 0);
+	unsigned int level;
+	pte_t *pte;
+
+	if (last < addr)
+		last = ULONG_MAX;
+	if (addr < TASK_SIZE_MAX && last < TASK_SIZE_MAX)
+		return UACCESS_KADDR_ADDR_CLASS_USER;
+	if (addr < TASK_SIZE_MAX)
+		addr = TASK_SIZE_MAX;	/* a range that runs off user space */
+	if (addr < TASK_SIZE_MAX + PAGE_SIZE)
+		return UACCESS_KADDR_ADDR_CLASS_GUARD_PAGE;
+	if (addr >= -PAGE_SIZE)
+		return UACCESS_KADDR_ADDR_CLASS_ALL_ONES;
+	if (!__is_canonical_address(addr, __VIRTUAL_MASK_SHIFT + 1))
+		return UACCESS_KADDR_ADDR_CLASS_NONCANONICAL;
+#ifdef CONFIG_X86_VSYSCALL_EMULATION
+	if ((addr & PAGE_MASK) == VSYSCALL_ADDR)
+		return UACCESS_KADDR_ADDR_CLASS_VSYSCALL;
+#endif
+	pte = lookup_address(addr, &level);
+	if (pte && pte_present(*pte))
+		return UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED;
+	return UACCESS_KADDR_ADDR_CLASS_KERNEL_UNMAPPED;
+}
+
 static void uk_record(struct uk_site *s, unsigned int kind,
 		      unsigned int helper, unsigned int dir,
 		      unsigned long addr, unsigned long size, unsigned long ip,
@@ -321,6 +352,8 @@ static void uk_record(struct uk_site *s, unsigned int kind,
 	unsigned long flags;
 	unsigned int slot;
 
+	if (!addr_class)
+		addr_class = uk_classify(addr, size);
 	if (in_nmi()) {
 		for (slot = 0; slot < UK_NMI_SLOTS; slot++) {
 			if (!test_and_set_bit_lock(slot, &q->nmi_used))
@@ -365,6 +398,11 @@ static void uk_record(struct uk_site *s, unsigned int kind,
 	local_irq_restore(flags);
 }
 
+/*
+ * A hit: count it at its site and, past the ratelimit, record an event.
+ * @addr_class is 0 when not worked out yet: only an event needs it, so a
+ * hit that is only counted or suppressed skips the page table walk.
+ */
 static void uk_hit(unsigned int kind, unsigned int how, unsigned long addr,
 		   unsigned long size, unsigned long ip,
 		   unsigned int addr_class, struct pt_regs *regs)
@@ -404,35 +442,6 @@ static void uk_hit(unsigned int kind, unsigned int how, unsigned long addr,
 		  mode == UACCESS_KADDR_MODE_WARN);
 out:
 	this_cpu_dec(uk_queue.nesting);
-}
-
-/* Where a kernel-half address points; any context, no locks. */
-static unsigned int uk_classify(unsigned long addr, unsigned long size)
-{
-	unsigned long last = addr + (size ? size - 1 : 0);
-	unsigned int level;
-	pte_t *pte;
-
-	if (last < addr)
-		last = ULONG_MAX;
-	if (addr < TASK_SIZE_MAX && last < TASK_SIZE_MAX)
-		return UACCESS_KADDR_ADDR_CLASS_USER;
-	if (addr < TASK_SIZE_MAX)
-		addr = TASK_SIZE_MAX;	/* a range that runs off user space */
-	if (addr < TASK_SIZE_MAX + PAGE_SIZE)
-		return UACCESS_KADDR_ADDR_CLASS_GUARD_PAGE;
-	if (addr >= -PAGE_SIZE)
-		return UACCESS_KADDR_ADDR_CLASS_ALL_ONES;
-	if (!__is_canonical_address(addr, __VIRTUAL_MASK_SHIFT + 1))
-		return UACCESS_KADDR_ADDR_CLASS_NONCANONICAL;
-#ifdef CONFIG_X86_VSYSCALL_EMULATION
-	if ((addr & PAGE_MASK) == VSYSCALL_ADDR)
-		return UACCESS_KADDR_ADDR_CLASS_VSYSCALL;
-#endif
-	pte = lookup_address(addr, &level);
-	if (pte && pte_present(*pte))
-		return UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED;
-	return UACCESS_KADDR_ADDR_CLASS_KERNEL_UNMAPPED;
 }
 
 /**
@@ -482,8 +491,7 @@ void __uaccess_kaddr_precheck(const void __user *ptr, unsigned long size,
 	unsigned long addr = (__force unsigned long)ptr;
 
 	uk_flag_range(addr, size, 0);
-	uk_hit(UACCESS_KADDR_KIND_PRECHECK, how, addr, size, _RET_IP_,
-	       uk_classify(addr, size), NULL);
+	uk_hit(UACCESS_KADDR_KIND_PRECHECK, how, addr, size, _RET_IP_, 0, NULL);
 }
 EXPORT_SYMBOL(__uaccess_kaddr_precheck);
 
@@ -504,49 +512,62 @@ void __uaccess_kaddr_precheck_ac(const void __user *ptr, unsigned long size,
 	unsigned long addr = (__force unsigned long)ptr;
 
 	uk_flag_range(addr, size, 0);
-	uk_hit(UACCESS_KADDR_KIND_PRECHECK, how, addr, size, _RET_IP_,
-	       uk_classify(addr, size), NULL);
+	uk_hit(UACCESS_KADDR_KIND_PRECHECK, how, addr, size, _RET_IP_, 0, NULL);
 	user_access_restore(flags);
 }
 EXPORT_SYMBOL(__uaccess_kaddr_precheck_ac);
 
 /**
- * uaccess_kaddr_fault - a user-access fixup ran for a kernel-half address
- * @regs: the faulting context
+ * uaccess_kaddr_fault_class - is a user-access fault worth reporting?
  * @addr: the address that faulted (decoded from the instruction for a #GP)
- * @caller: the call site, as the architecture knows it
- * @kind: UACCESS_KADDR_KIND_FAULT (#PF) or UACCESS_KADDR_KIND_GP
- * @how: UACCESS_KADDR_HOW(helper, direction), as far as the fixup knows
+ * @ip: the faulting instruction
  *
- * Called from the exception fixup, in the context of the faulting access.
- * The pointers that the checked helpers clamp or mask (guard page, all-ones
- * page) are counted as rejected, not reported, and so is a fault inside the
- * range that the pre-access check just reported on this CPU.  Returns true
- * when the fault was reported.
+ * The first step of the fault detector, cheap, before the architecture
+ * works out the helper and the call site: user addresses (the ordinary
+ * -EFAULT) are ignored, the pointers that the checked helpers clamp or mask
+ * (guard page, all-ones page) are counted as rejected, and a fault inside
+ * the range that the pre-access check just reported on this CPU is the same
+ * bug, already counted.  Returns the address class of a fault to report
+ * with uaccess_kaddr_fault(), else 0.
  */
-bool uaccess_kaddr_fault(struct pt_regs *regs, unsigned long addr,
-			 unsigned long caller, unsigned int kind,
-			 unsigned int how)
+unsigned int uaccess_kaddr_fault_class(unsigned long addr, unsigned long ip)
 {
 	unsigned int class;
 
 	if (!static_branch_unlikely(&uaccess_kaddr_enabled) ||
 	    this_cpu_read(uaccess_kaddr_any))
-		return false;
-	if (uk_fault_seen(addr, regs->ip))
-		return false;
+		return 0;
+	if (uk_fault_seen(addr, ip))
+		return 0;
 	class = uk_classify(addr, 1);
 	switch (class) {
 	case UACCESS_KADDR_ADDR_CLASS_USER:
-		return false;
+		return 0;
 	case UACCESS_KADDR_ADDR_CLASS_GUARD_PAGE:
 	case UACCESS_KADDR_ADDR_CLASS_ALL_ONES:
 		atomic64_inc(&uk_rejected);
-		return false;
+		return 0;
 	}
+	return class;
+}
+
+/**
+ * uaccess_kaddr_fault - report a user-access fault on a kernel address
+ * @regs: the faulting context
+ * @addr: the address that faulted
+ * @caller: the call site, as the architecture knows it
+ * @kind: UACCESS_KADDR_KIND_FAULT (#PF) or UACCESS_KADDR_KIND_GP
+ * @how: UACCESS_KADDR_HOW(helper, direction), as far as the fixup knows
+ * @addr_class: what uaccess_kaddr_fault_class() returned, not 0
+ *
+ * Called from the exception fixup, in the context of the faulting access.
+ */
+void uaccess_kaddr_fault(struct pt_regs *regs, unsigned long addr,
+			 unsigned long caller, unsigned int kind,
+			 unsigned int how, unsigned int addr_class)
+{
 	uk_flag_range(addr, 1, regs->ip);
-	uk_hit(kind, how, addr, 0, caller, class, regs);
-	return true;
+	uk_hit(kind, how, addr, 0, caller, addr_class, regs);
 }
 
 /* A checked helper faulted on what it was given: bad input, not a bug. */
@@ -666,8 +687,10 @@ static void uk_apply_mode(unsigned int mode)
 int uk_set_config(const u32 *mode, const u32 *interval_ms, const u32 *burst)
 {
 	mutex_lock(&uk_config_lock);
-	if (interval_ms)
+	if (interval_ms) {
 		WRITE_ONCE(uk_rl_interval_ms, *interval_ms);
+		WRITE_ONCE(uk_rl_interval, msecs_to_jiffies(*interval_ms));
+	}
 	if (burst)
 		WRITE_ONCE(uk_rl_burst, *burst);
 	if (mode && *mode != READ_ONCE(uk_mode)) {
@@ -689,6 +712,7 @@ static int __init uk_init(void)
 		q->active = q->bufs[0];
 		init_irq_work(&q->irq_work, uk_irq_work);
 	}
+	uk_rl_interval = msecs_to_jiffies(uk_rl_interval_ms);
 	uk_apply_mode(uk_mode);
 	return 0;
 }

@@ -109,19 +109,27 @@ static unsigned long uk_gp_address(struct pt_regs *regs, struct insn *insn,
  *
  * Runs in the exception context of the faulting access, which may be any
  * context; reads the faulting instruction with copy_from_kernel_nofault().
+ * A #PF knows its address: the faults that are not reported (user
+ * addresses, clamped pointers, the access the pre-access check just
+ * reported) return before the instruction is decoded or looked up.
  */
 void uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
 			     unsigned long error_code,
 			     unsigned long fault_addr)
 {
 	unsigned long size, offset, start, caller = regs->ip;
-	unsigned int how = 0, dir = 0, kind, i;
+	unsigned int how = 0, dir = 0, kind, class = 0, i;
 	u8 buf[MAX_INSN_SIZE];
 	struct insn insn;
 	bool decoded;
 
-	if (trapnr != X86_TRAP_PF && trapnr != X86_TRAP_GP)
+	if (trapnr == X86_TRAP_PF) {
+		class = uaccess_kaddr_fault_class(fault_addr, regs->ip);
+		if (!class)
+			return;
+	} else if (trapnr != X86_TRAP_GP) {
 		return;
+	}
 
 	decoded = !copy_from_kernel_nofault(buf, (void *)regs->ip, sizeof(buf)) &&
 		  !insn_decode_kernel(&insn, buf);
@@ -134,6 +142,9 @@ void uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
 	} else {
 		kind = UACCESS_KADDR_KIND_GP;
 		fault_addr = decoded ? uk_gp_address(regs, &insn, &dir) : 0;
+		class = uaccess_kaddr_fault_class(fault_addr, regs->ip);
+		if (!class)
+			return;
 	}
 
 	if (kallsyms_lookup_size_offset(regs->ip, &size, &offset)) {
@@ -168,5 +179,5 @@ void uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
 	if (!UACCESS_KADDR_HOW_DIR(how))
 		how |= UACCESS_KADDR_HOW(0, dir);
 
-	uaccess_kaddr_fault(regs, fault_addr, caller, kind, how);
+	uaccess_kaddr_fault(regs, fault_addr, caller, kind, how, class);
 }
