@@ -7,6 +7,11 @@
 #   debug     base + debug             test kernel: detector, KUnit, test module
 #   kasan     base + debug + kasan     the same with generic KASAN
 #   nodetect  base + debug, detector compiled out (the CONFIG_..=n build gate)
+#   bench     base + bench             production-like (-O2, no lockdep/KUnit),
+#                                      detector and test module (make bench)
+#   bench-kasan  base + bench + kasan  the same with generic KASAN
+#   unpatched base + bench + unpatched the pristine tree (no patch at all),
+#                                      in build/linux-base: the baseline
 #
 # Output: build/kernel/VARIANT/{arch/x86/boot/bzImage,vmlinux,modroot/}.
 set -euo pipefail
@@ -22,12 +27,27 @@ case "$variant" in
 debug) frags="base debug" ;;
 kasan) frags="base debug kasan" ;;
 nodetect) frags="base debug nodetect" ;;
+bench) frags="base bench" ;;
+bench-kasan) frags="base bench kasan" ;;
+unpatched) frags="base bench unpatched" ;;
 *) echo "kernel-build.sh: unknown variant '$variant'" >&2; exit 2 ;;
 esac
 
 # KERNEL_NO_SYNC=1 builds the tree as it is (for developing patches in it).
 if [ -z "${KERNEL_NO_SYNC:-}" ]; then
 	"$top/scripts/kernel-tree.sh" sync --inject
+fi
+
+# The unpatched kernel builds from a worktree of the base commit, so that the
+# patched tree keeps its files (and kbuild its timestamps).
+if [ "$variant" = unpatched ]; then
+	base=$("$top/scripts/kernel-tree.sh" base)
+	tree=$top/build/linux-base
+	if [ "$(git -C "$tree" rev-parse -q --verify HEAD 2>/dev/null)" != "$base" ]; then
+		rm -rf "$tree"
+		git -C "$top/build/linux" worktree prune
+		git -C "$top/build/linux" worktree add -q --detach "$tree" "$base"
+	fi
 fi
 
 mkdir -p "$out"
