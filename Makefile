@@ -3,7 +3,7 @@
 
 .PHONY: help deps kernel kernel-kasan kernel-nodetect kernel-series kernel-bisect \
 	kernel-lint vm-check system-check daemon install daemon-check fuzz check demo clean \
-	deb rpm packages packaging-check
+	deb rpm packages packaging-check bench bench-smoke
 
 help:
 	@echo "make demo            build the debug kernel, boot it, show the detector at work"
@@ -25,6 +25,8 @@ help:
 	@echo "make rpm             the same as RPMs (build/pkg/rpm/RPMS)"
 	@echo "make packages        both"
 	@echo "make packaging-check build both, lintian, contents, the series on a pristine tree"
+	@echo "make bench           benchmarks: hot path, hit path, event pipeline, KASAN (build/bench/report.md, ~40 min)"
+	@echo "make bench-smoke     a 2-minute version of make bench on the debug kernel, as TAP (run by make check)"
 	@echo "make clean           remove build/ (the extracted kernel tree too)"
 
 deps:
@@ -77,6 +79,12 @@ packages: deb rpm
 
 packaging-check: deps
 	scripts/tap-suite.sh packaging tests/packaging/check.sh
+
+bench: deps
+	tests/bench/bench.sh
+
+bench-smoke:
+	tests/bench/bench.sh --smoke
 
 check:
 	scripts/check.sh
