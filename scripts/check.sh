@@ -81,7 +81,7 @@ if [ "$debug_built" = 0 ]; then
 	suite spec scripts/tap-suite.sh spec python3 tests/kernel/spec_check.py build/linux
 	gate rootfs rootfs_ready
 	suite system scripts/tap-suite.sh system tests/system/check.sh
-	suite bench-smoke scripts/tap-suite.sh bench-smoke tests/bench/smoke.sh
+	suite bench-smoke scripts/tap-suite.sh bench-smoke tests/bench/bench.sh --smoke
 fi
 gate kernel-nodetect scripts/kernel-build.sh nodetect
 if gate kernel-kasan scripts/kernel-build.sh kasan; then
