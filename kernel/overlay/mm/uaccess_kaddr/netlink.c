@@ -73,10 +73,16 @@ static int uk_nl_check_sys_admin(const struct sk_buff *skb,
 	return -EPERM;
 }
 
-/* Length of @ip formatted with "%pB", with its terminating NUL. */
-static size_t uk_nl_symbol_len(unsigned long ip)
+/*
+ * An event's site and stack, each address formatted once with "%pB": the
+ * message is sized from these strings, then filled with them.  Only the
+ * core's drain work sends events, one at a time.
+ */
+static char uk_nl_syms[UK_STACK_DEPTH + 1][KSYM_SYMBOL_LEN];
+
+static size_t uk_nl_format(unsigned int i, unsigned long ip)
 {
-	return snprintf(NULL, 0, "%pB", (void *)ip) + 1;
+	return scnprintf(uk_nl_syms[i], KSYM_SYMBOL_LEN, "%pB", (void *)ip) + 1;
 }
 
 static int uk_nl_put_symbol(struct sk_buff *skb, int attrtype,
@@ -362,16 +368,15 @@ static int uk_nl_dump_sites_dumpit(struct sk_buff *skb,
 /* event */
 
 /*
- * Size of the event message; @worst bounds every symbol by KSYM_SYMBOL_LEN
- * instead of measuring it, for when a symbol changed (module unloaded)
- * between measuring and filling.
+ * Size of the event message.  Formats its symbols into uk_nl_syms[]: [0]
+ * the site, [1 + i] frame i, which uk_event_fill() then puts.
  */
-static size_t uk_event_msg_size(const struct uk_event *ev, bool worst)
+static size_t uk_event_msg_size(const struct uk_event *ev)
 {
 	unsigned int i, n = min_t(unsigned int, ev->nr_frames, UK_STACK_DEPTH);
 	size_t size, sym;
 
-	sym = worst ? KSYM_SYMBOL_LEN : uk_nl_symbol_len(ev->ip);
+	sym = uk_nl_format(0, ev->ip);
 	size = nla_total_size_64bit(sizeof(u64)) +	/* SEQ */
 	       nla_total_size_64bit(sizeof(u64)) +	/* TIMESTAMP_BOOT */
 	       nla_total_size_64bit(sizeof(u64)) +	/* TIMESTAMP_REAL */
@@ -396,7 +401,7 @@ static size_t uk_event_msg_size(const struct uk_event *ev, bool worst)
 	       nla_total_size(sizeof(u32));		/* CONTEXT */
 
 	for (i = 0; i < n; i++) {
-		sym = worst ? KSYM_SYMBOL_LEN : uk_nl_symbol_len(ev->frames[i]);
+		sym = uk_nl_format(1 + i, ev->frames[i]);
 		/* STACK nest: STACK_FRAME_IP, STACK_FRAME_SYMBOL */
 		size += nla_total_size(nla_total_size_64bit(sizeof(u64)) +
 				       nla_total_size(sym));
@@ -417,8 +422,8 @@ static int uk_event_put_stack(struct sk_buff *skb, const struct uk_event *ev)
 		if (nla_put_u64_64bit(skb, UACCESS_KADDR_A_STACK_FRAME_IP,
 				      ev->frames[i],
 				      UACCESS_KADDR_A_STACK_FRAME_PAD) ||
-		    uk_nl_put_symbol(skb, UACCESS_KADDR_A_STACK_FRAME_SYMBOL,
-				     ev->frames[i])) {
+		    nla_put_string(skb, UACCESS_KADDR_A_STACK_FRAME_SYMBOL,
+				   uk_nl_syms[1 + i])) {
 			nla_nest_cancel(skb, frame);
 			return -EMSGSIZE;
 		}
@@ -453,7 +458,8 @@ static int uk_event_fill(struct sk_buff *skb, const struct uk_event *ev)
 	    nla_put_u64_64bit(skb, UACCESS_KADDR_A_EVENT_SIZE, ev->size,
 			      UACCESS_KADDR_A_EVENT_PAD) ||
 	    nla_put_u32(skb, UACCESS_KADDR_A_EVENT_SITE_ID, ev->site_id) ||
-	    uk_nl_put_symbol(skb, UACCESS_KADDR_A_EVENT_SITE_SYMBOL, ev->ip) ||
+	    nla_put_string(skb, UACCESS_KADDR_A_EVENT_SITE_SYMBOL,
+			   uk_nl_syms[0]) ||
 	    nla_put_u64_64bit(skb, UACCESS_KADDR_A_EVENT_SITE_IP, ev->ip,
 			      UACCESS_KADDR_A_EVENT_PAD) ||
 	    uk_event_put_stack(skb, ev) ||
@@ -487,11 +493,11 @@ nla_put_failure:
 	return -EMSGSIZE;
 }
 
-static struct sk_buff *uk_event_build(const struct uk_event *ev, bool worst)
+static struct sk_buff *uk_event_build(const struct uk_event *ev)
 {
 	struct sk_buff *skb;
 
-	skb = genlmsg_new(uk_event_msg_size(ev, worst), GFP_KERNEL);
+	skb = genlmsg_new(uk_event_msg_size(ev), GFP_KERNEL);
 	if (!skb)
 		return NULL;
 	if (uk_event_fill(skb, ev)) {
@@ -526,7 +532,8 @@ bool uk_netlink_has_listeners(void)
  * is built when there is no listener.  A lost event is not reported to the
  * caller: the listener sees the gap in the sequence numbers.
  *
- * Context: process context, may sleep.
+ * Context: process context, may sleep; the core's drain work only (the
+ * symbols go through a static buffer).
  */
 void uk_netlink_send_event(const struct uk_event *ev)
 {
@@ -536,9 +543,7 @@ void uk_netlink_send_event(const struct uk_event *ev)
 	if (!uk_netlink_has_listeners())
 		return;
 
-	skb = uk_event_build(ev, false);
-	if (!skb)	/* out of memory, or a symbol grew since measured */
-		skb = uk_event_build(ev, true);
+	skb = uk_event_build(ev);
 	if (!skb) {
 		pr_warn_ratelimited("event %llu not sent: out of memory\n",
 				    ev->seq);
