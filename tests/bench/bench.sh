@@ -65,15 +65,15 @@ if [ "$smoke" = 1 ]; then
 		"/bench/soak.sh 100000 1 1000"
 		"/bench/pipeline.sh 300 flood,paced,defaults 1 100 10000"
 	)
-	vm smoke debug 2 "${plan[@]}"
+	vm smoke debug 1 "${plan[@]}"
 	for k in syscalls helpers hits soak pipeline; do
-		cmd "$k" "tests/bench/bench.sh --smoke: build/kernel/debug, one boot, 2 vCPUs: $(grep -E "$k|soak.sh|pipeline.sh" "$out/plans/smoke.sh" | head -n 1)"
+		cmd "$k" "tests/bench/bench.sh --smoke: build/kernel/debug, one boot, 1 vCPU: $(grep -E "$k|soak.sh|pipeline.sh" "$out/plans/smoke.sh" | head -n 1)"
 	done
 	runs=$out/runs/smoke/results.txt
 	syscalls="{\"patched\": \"$runs\"}"
 	helpers=$runs hits=$runs soak=$runs pipeline=$runs
 	kernels='["debug: base + debug config (-Os, lockdep, KUnit), detector compiled in; 2 vCPUs"]'
-	title="Kernel: build/kernel/debug (test configuration: -Os, lockdep). Smoke run: 3 rounds of 2,000 calls, 2 vCPUs: expect noise of about 1 %."
+	title="Kernel: build/kernel/debug (test configuration: -Os, lockdep). Smoke run: 3 rounds of 2,000 calls."
 else
 	for v in bench unpatched bench-kasan; do
 		log "kernel $v"
@@ -98,12 +98,12 @@ else
 	vm unpatched-syscalls unpatched 1 "uk_bench syscalls $rounds $iters"
 	vm kasan-syscalls bench-kasan 1 "uk_bench syscalls 11 $iters"
 	vm bench-hits bench 1 "uk_bench hits 7 100000 10000" "/bench/soak.sh 1000000 1 1000"
-	vm bench-pipeline bench 2 "/bench/pipeline.sh 20000 flood,paced,defaults 1 100 10000"
+	vm bench-pipeline bench 1 "/bench/pipeline.sh 20000 flood,paced,defaults 1 100 10000"
 	cmd syscalls "tests/bench/vm.sh bench|unpatched (1 vCPU): uk_bench syscalls $rounds $iters"
 	cmd helpers "tests/bench/vm.sh bench (1 vCPU): uk_bench helpers 11 100000"
 	cmd hits "tests/bench/vm.sh bench (1 vCPU): uk_bench hits 7 100000 10000"
 	cmd soak "tests/bench/vm.sh bench (1 vCPU): /bench/soak.sh 1000000 1 1000"
-	cmd pipeline "tests/bench/vm.sh bench (2 vCPUs): /bench/pipeline.sh 20000 flood,paced,defaults 1 100 10000"
+	cmd pipeline "tests/bench/vm.sh bench (1 vCPU): /bench/pipeline.sh 20000 flood,paced,defaults 1 100 10000"
 	cmd kasan "tests/bench/vm.sh bench-kasan (1 vCPU): uk_bench syscalls 11 $iters"
 	syscalls="{\"patched\": \"$out/runs/bench-syscalls/results.txt\", \"unpatched\": \"$out/runs/unpatched-syscalls/results.txt\", \"kasan\": \"$out/runs/kasan-syscalls/results.txt\"}"
 	helpers=$out/runs/bench-syscalls/results.txt

@@ -11,8 +11,8 @@
 #   flood     the hits as fast as one process makes them; the kernel's
 #             ratelimit off (every hit is an event) and uaccessd's off
 #             (every event is journaled): every stage loaded
-#   paced     the same, 100 us of sleep after each hit: what each event
-#             costs when the pipeline keeps up
+#   paced     TRIGGERS / 2 hits, 100 us of sleep after each: what each
+#             event costs when the pipeline keeps up
 #   defaults  as fast as possible, with the kernel's (one event per site
 #             per 5 s) and uaccessd's (5 per site per 60 s, 100/s overall)
 #             defaults: what a fuzzer hitting a bug in a loop does
@@ -67,8 +67,14 @@ kworker_ticks() {
 	ticks $(grep -l '^kworker' /proc/[0-9]*/comm 2>/dev/null | cut -d/ -f3)
 }
 
-entries() {	# event entries in the journal so far
-	journalctl --no-pager -o export MESSAGE_ID=$ev_id 2>/dev/null | grep -c '^MESSAGE_ID='
+# cursor: the journal's position now; entries CURSOR: event entries after it
+cursor() {
+	journalctl --no-pager -q -n 1 -o export --output-fields=MESSAGE_ID 2>/dev/null |
+		sed -n 's/^__CURSOR=//p'
+}
+entries() {
+	journalctl --no-pager -q ${1:+--after-cursor="$1"} -o export \
+		--output-fields=MESSAGE_ID MESSAGE_ID=$ev_id 2>/dev/null | grep -c '^MESSAGE_ID='
 }
 
 fields="kernel.hits_precheck kernel.reported kernel.suppressed kernel.dropped
@@ -115,12 +121,16 @@ wait $daemon_pid
 
 for scenario in $scenarios; do
 	unset UK_BENCH_SLEEP_US
+	n=$triggers
 	case $scenario in
 	flood|paced)
 		uk_bench ratelimit 0 1
 		printf 'rcvbuf = 64M\nsite_interval = 0\nglobal_rate = 1000000\nglobal_burst = 1000000\nsummary_interval = 1d\n' \
 			>/tmp/uaccessd.conf
-		[ $scenario = paced ] && export UK_BENCH_SLEEP_US=100
+		if [ $scenario = paced ]; then
+			export UK_BENCH_SLEEP_US=100
+			n=$((triggers / 2))
+		fi
 		;;
 	defaults)
 		uk_bench ratelimit 5000 1
@@ -138,11 +148,11 @@ for scenario in $scenarios; do
 		base=0
 		base=$(pending)
 		before=$(status $fields)
-		jbefore=$(entries)
+		jcursor=$(cursor)
 		jpid=$(pidof systemd-journald)
 		cpu0="$(ticks $daemon_pid) $(ticks $jpid) $(kworker_ticks) $(busy)"
 		t0=$(uk_bench now)
-		trig=$(uk_bench trigger 0 "$sites" "$triggers" 1)
+		trig=$(uk_bench trigger 0 "$sites" "$n" 1)
 		t1=$(uk_bench now)
 		# until every event the kernel sent is received or counted lost
 		i=0
@@ -155,8 +165,8 @@ for scenario in $scenarios; do
 		after=$(status $fields)
 		# what uaccessd sent is in the journal
 		sleep 1
-		jafter=$(entries)
-		echo "pipeline $scenario $sites $triggers chunk 1 trigger_ns $((t1 - t0)) ns $((t2 - t0)) before $before after $after journal $jbefore $jafter cpu $cpu0 $cpu1 $trig hz 100"
+		jafter=$(entries "$jcursor")
+		echo "pipeline $scenario $sites $n chunk 1 trigger_ns $((t1 - t0)) ns $((t2 - t0)) before $before after $after journal 0 $jafter cpu $cpu0 $cpu1 $trig hz 100"
 		uk_daemon_check compare $sock "pipeline $scenario, $sites sites" exact
 		kill -TERM $daemon_pid
 		wait $daemon_pid
