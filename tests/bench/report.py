@@ -515,8 +515,12 @@ class Report:
             self.tap(jadds, f"pipeline {r['scenario']}, {r['sites']} sites: delivered == journaled + "
                             f"held back by uaccessd ({r['journaled']} + {dsup} + {r['ignored']} + "
                             f"{r['journal_lost']})")
+            self.tap(r['journal'] == r['journaled'],
+                     f"pipeline {r['scenario']}, {r['sites']} sites: {r['journal']} event entries "
+                     f"in the journal, {r['journaled']} journaled by uaccessd")
             self.goals.append((f"pipeline {r['scenario']}, {r['sites']:,} sites: counts add up exactly",
-                               adds and jadds, f'{total} of {r["triggers"]}', ''))
+                               adds and jadds and r['journal'] == r['journaled'],
+                               f'{total} of {r["triggers"]}; journal {r["journal"]} of {r["journaled"]}', ''))
             if delivered:
                 self.ratios.append((f"pipeline {r['scenario']} {r['sites']} sites: instructions per delivered event",
                                     r['ns'] / delivered))

@@ -67,14 +67,9 @@ kworker_ticks() {
 	ticks $(grep -l '^kworker' /proc/[0-9]*/comm 2>/dev/null | cut -d/ -f3)
 }
 
-# cursor: the journal's position now; entries CURSOR: event entries after it
-cursor() {
-	journalctl --no-pager -q -n 1 -o export --output-fields=MESSAGE_ID 2>/dev/null |
-		sed -n 's/^__CURSOR=//p'
-}
-entries() {
-	journalctl --no-pager -q ${1:+--after-cursor="$1"} -o export \
-		--output-fields=MESSAGE_ID MESSAGE_ID=$ev_id 2>/dev/null | grep -c '^MESSAGE_ID='
+entries() {	# event entries in the journal so far
+	journalctl --no-pager -q -o export --output-fields=MESSAGE_ID \
+		MESSAGE_ID=$ev_id 2>/dev/null | grep -c '^MESSAGE_ID='
 }
 
 fields="kernel.hits_precheck kernel.reported kernel.suppressed kernel.dropped
@@ -148,7 +143,7 @@ for scenario in $scenarios; do
 		base=0
 		base=$(pending)
 		before=$(status $fields)
-		jcursor=$(cursor)
+		jbefore=$(entries)
 		jpid=$(pidof systemd-journald)
 		cpu0="$(ticks $daemon_pid) $(ticks $jpid) $(kworker_ticks) $(busy)"
 		t0=$(uk_bench now)
@@ -165,8 +160,8 @@ for scenario in $scenarios; do
 		after=$(status $fields)
 		# what uaccessd sent is in the journal
 		sleep 1
-		jafter=$(entries "$jcursor")
-		echo "pipeline $scenario $sites $n chunk 1 trigger_ns $((t1 - t0)) ns $((t2 - t0)) before $before after $after journal 0 $jafter cpu $cpu0 $cpu1 $trig hz 100"
+		jafter=$(entries)
+		echo "pipeline $scenario $sites $n chunk 1 trigger_ns $((t1 - t0)) ns $((t2 - t0)) before $before after $after journal $jbefore $jafter cpu $cpu0 $cpu1 $trig hz 100"
 		uk_daemon_check compare $sock "pipeline $scenario, $sites sites" exact
 		kill -TERM $daemon_pid
 		wait $daemon_pid
