@@ -53,6 +53,12 @@
 
 #include <asm/uaccess_kaddr.h>
 
+/* How a check calls the reporter: an ordinary call unless the arch knows better. */
+#ifndef UACCESS_KADDR_REPORTER
+#define UACCESS_KADDR_REPORTER
+#define arch_uaccess_kaddr_report(fn, ptr, size, how)	fn(ptr, size, how)
+#endif
+
 #ifdef CONFIG_DEBUG_UACCESS_KADDR
 
 #include <linux/jump_label.h>
@@ -61,8 +67,10 @@ struct pt_regs;
 
 DECLARE_STATIC_KEY_FALSE(uaccess_kaddr_enabled);
 
+UACCESS_KADDR_REPORTER
 void __uaccess_kaddr_precheck(const void __user *ptr, unsigned long size,
 			      unsigned int how);
+UACCESS_KADDR_REPORTER
 void __uaccess_kaddr_precheck_ac(const void __user *ptr, unsigned long size,
 				 unsigned int how);
 unsigned int uaccess_kaddr_fault_class(unsigned long addr, unsigned long ip);
@@ -91,7 +99,8 @@ uaccess_kaddr_check(const void __user *ptr, unsigned long size,
 {
 	if (static_branch_unlikely(&uaccess_kaddr_enabled) &&
 	    unlikely(arch_uaccess_kaddr_bad(ptr, size)))
-		__uaccess_kaddr_precheck(ptr, size, how);
+		arch_uaccess_kaddr_report(__uaccess_kaddr_precheck, ptr, size,
+					  how);
 }
 
 /* The same inside a user_access_begin() region, where AC is set. */
@@ -101,7 +110,8 @@ uaccess_kaddr_check_ac(const void __user *ptr, unsigned long size,
 {
 	if (static_branch_unlikely(&uaccess_kaddr_enabled) &&
 	    unlikely(arch_uaccess_kaddr_bad(ptr, size)))
-		__uaccess_kaddr_precheck_ac(ptr, size, how);
+		arch_uaccess_kaddr_report(__uaccess_kaddr_precheck_ac, ptr,
+					  size, how);
 }
 
 #else

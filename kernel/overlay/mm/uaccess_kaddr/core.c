@@ -485,6 +485,7 @@ static bool uk_fault_seen(unsigned long addr, unsigned long ip)
 	return true;
 }
 
+UACCESS_KADDR_REPORTER notrace
 void __uaccess_kaddr_precheck(const void __user *ptr, unsigned long size,
 			      unsigned int how)
 {
@@ -505,6 +506,7 @@ EXPORT_SYMBOL(__uaccess_kaddr_precheck);
  * objtool's uaccess_safe_builtin[].  AC is cleared before anything else
  * runs and restored on return.
  */
+UACCESS_KADDR_REPORTER notrace
 void __uaccess_kaddr_precheck_ac(const void __user *ptr, unsigned long size,
 				 unsigned int how)
 {

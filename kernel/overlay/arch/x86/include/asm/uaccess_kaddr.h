@@ -4,6 +4,7 @@
 
 #include <linux/compiler.h>
 #include <linux/types.h>
+#include <asm/asm.h>
 
 /*
  * Does an access to [ptr, ptr + size) reach kernel memory?
@@ -22,6 +23,26 @@ static __always_inline bool arch_uaccess_kaddr_bad(const void __user *ptr,
 {
 	return (long)(__force unsigned long)ptr < 0;
 }
+
+/*
+ * The reporter saves every register it uses, and the checks call it from
+ * an asm statement that clobbers none: the compiler keeps no value out of
+ * the call's way, so the check costs the code around it nothing (no spill,
+ * no saved register in the prologue) but the patched NOP.  The reporter is
+ * notrace too: an ftrace entry call would run before the registers are
+ * saved.  Compilers without the attribute get an ordinary call.
+ */
+#if __has_attribute(__no_caller_saved_registers__)
+#define UACCESS_KADDR_REPORTER	__no_caller_saved_registers
+
+#define arch_uaccess_kaddr_report(fn, ptr, size, how)			\
+({									\
+	asm volatile("call " #fn					\
+		     : ASM_CALL_CONSTRAINT				\
+		     : "D" (ptr), "S" (size), "d" (how)			\
+		     : "memory");					\
+})
+#endif
 
 struct pt_regs;
 
