@@ -229,6 +229,7 @@ class Report:
             self.p('| helper | sites | off: instructions | on, no report: instructions '
                    '| goal off = 1 NOP, on ≤ 4 | shortest on path | longest on path |')
             self.p('|---|---:|---|---|---|---|---|')
+            loops = sum(h.get('loop_entries', 0) for h in r['helpers'])
             for h in r['helpers']:
                 off = f"{h['off_min']} / {h['off_median']:g} / {h['off_max']}"
                 on = f"{h['on_min']} / {h['on_median']:g} / {h['on_max']}"
@@ -249,6 +250,13 @@ class Report:
                                        ok_on, f"on {h['on_min']}..{h['on_max']}", ''))
                 self.ratios.append((f"static {st['short']} {h['helper']}: off {h['off_max']}, on {h['on_max']}", None))
             self.p()
+            if loops:
+                ex = [x for x in r['sites'] if x.get('loop_entry')]
+                self.p(f'{loops} site(s) ({", ".join(sorted({x["function"] for x in ex}))}) have a '
+                       '`jmp` right after the NOP into the test of a rotated copy loop that '
+                       'jumps back behind it: the loop\'s own entry, which the function has '
+                       'without the detector too; it is not counted in **off**.')
+                self.p()
             if r.get('functions'):
                 self.p('Representative functions, whole: instructions and bytes without '
                        'and with the detector (the difference includes the out-of-line '

@@ -256,11 +256,29 @@ def analyse_site(img, code, target):
     if addr is None:
         return None
     join = where[addr]
+    # A jump from the NOP into a rotated loop's test, which jumps back right
+    # behind it: the loop's own entry, there without the check too.
+    loop_entry = False
+    if join == 2 and img.insns[off[1]][0] == 'jmp':
+        after = img.next_addr(off[1])
+        a = off[2]
+        for _ in range(6):
+            if a is None or a not in img.insns:
+                break
+            mnem, ops = img.insns[a]
+            if JCC.match(mnem) and branch_target(ops) == after:
+                loop_entry = True
+                break
+            if mnem in ('jmp', 'call') or mnem.startswith('ret'):
+                break
+            a = img.next_addr(a)
     return {
         'code': code,
         'function': img.function(code),
         'how': how if isinstance(how, int) else None,
-        'off': join,			# off[0] .. off[join - 1]
+        'off_path': join,		# off[0] .. off[join - 1]
+        'loop_entry': loop_entry,
+        'off': join - (1 if loop_entry else 0),
         'on': len(on),
         'off_insns': [' '.join(img.insns[a]).strip() for a in off[:join]],
         'on_insns': ['jmp (patched)'] + [' '.join(img.insns[a]).strip() for a in on[1:]],
@@ -306,6 +324,7 @@ def main():
         funcs = collections.Counter(s['function'] for s in ss)
         helpers.append({
             'helper': h, 'sites': len(ss),
+            'loop_entries': sum(1 for s in ss if s['loop_entry']),
             'off_min': min(offs), 'off_median': statistics.median(offs),
             'off_max': max(offs),
             'on_min': min(ons), 'on_median': statistics.median(ons),
