@@ -410,6 +410,7 @@ static void uk_hit(unsigned int kind, unsigned int how, unsigned long addr,
 	unsigned int helper = UACCESS_KADDR_HOW_HELPER(how);
 	unsigned int dir = UACCESS_KADDR_HOW_DIR(how);
 	unsigned int mode = READ_ONCE(uk_mode);
+	unsigned long now;
 	struct uk_site *s;
 
 	if (mode == UACCESS_KADDR_MODE_OFF)
@@ -424,7 +425,11 @@ static void uk_hit(unsigned int kind, unsigned int how, unsigned long addr,
 		goto out;
 	}
 	atomic64_inc(&s->count);
-	WRITE_ONCE(s->last_ts, ktime_get_boot_fast_ns());
+	now = jiffies;
+	if (READ_ONCE(s->last_jiffies) != now) {
+		WRITE_ONCE(s->last_jiffies, now);
+		WRITE_ONCE(s->last_ts, ktime_get_boot_fast_ns());
+	}
 	WRITE_ONCE(s->last_addr, addr);
 	WRITE_ONCE(s->last_pid, in_task() ? task_pid_nr(current) : 0);
 	/* Concurrent hits may mix two comms: it is a hint, not a record. */

@@ -38,7 +38,12 @@ struct uk_site {
 	atomic_t rl_count;		/* events in the current window */
 	/* Written by whichever CPU hit the site last: best effort. */
 	u64 first_ts;
+	/*
+	 * Read from the clock once per site per jiffy: repeated hits keep
+	 * the time of the first one of their tick, and skip the clock read.
+	 */
 	u64 last_ts;
+	unsigned long last_jiffies;
 	unsigned long last_addr;
 	pid_t last_pid;
 	u32 stack_hash;

@@ -26,20 +26,38 @@ static __always_inline bool arch_uaccess_kaddr_bad(const void __user *ptr,
 
 /*
  * The reporter saves every register it uses, and the checks call it from
- * an asm statement that clobbers none: the compiler keeps no value out of
- * the call's way, so the check costs the code around it nothing (no spill,
- * no saved register in the prologue) but the patched NOP.  The reporter is
- * notrace too: an ftrace entry call would run before the registers are
- * saved.  Compilers without the attribute get an ordinary call.
+ * an asm statement that clobbers none and takes its operands in any
+ * register: it saves the argument registers on the stack and loads them
+ * through it, so that no value has to move out of their way.  The check
+ * then costs the code around it nothing (no spill, no saved register in
+ * the prologue, no copy into or out of %rdi, %rsi, %rdx) but the patched
+ * NOP; the moves are on the reporting path only.  The operands are never
+ * memory (an %rsp-relative one would be read after the pushes).  The
+ * reporter is notrace too: an ftrace entry call would run before the
+ * registers are saved.  Compilers without the attribute get an ordinary
+ * call.
  */
 #if __has_attribute(__no_caller_saved_registers__)
 #define UACCESS_KADDR_REPORTER	__no_caller_saved_registers
 
 #define arch_uaccess_kaddr_report(fn, ptr, size, how)			\
 ({									\
-	asm volatile("call " #fn					\
+	asm volatile("push %%rdi\n\t"					\
+		     "push %%rsi\n\t"					\
+		     "push %%rdx\n\t"					\
+		     "push %[p]\n\t"					\
+		     "push %[s]\n\t"					\
+		     "pop %%rsi\n\t"					\
+		     "pop %%rdi\n\t"					\
+		     "mov %[h], %%edx\n\t"				\
+		     "call " #fn "\n\t"					\
+		     "pop %%rdx\n\t"					\
+		     "pop %%rsi\n\t"					\
+		     "pop %%rdi"						\
 		     : ASM_CALL_CONSTRAINT				\
-		     : "D" (ptr), "S" (size), "d" (how)			\
+		     : [p] "r" ((__force unsigned long)(ptr)),		\
+		       [s] "re" ((unsigned long)(size)),		\
+		       [h] "ri" ((unsigned int)(how))			\
 		     : "memory");					\
 })
 #endif
