@@ -224,6 +224,8 @@ static unsigned int uk_fill_stack(struct uk_event *ev, struct pt_regs *regs)
 		i = 0;
 	ev->nr_frames = min_t(unsigned int, n - i, UK_STACK_DEPTH);
 	memcpy(ev->frames, frames + i, ev->nr_frames * sizeof(frames[0]));
+	if (!ev->nr_frames)
+		return 0;
 	return jhash(ev->frames, ev->nr_frames * sizeof(frames[0]), 0);
 }
 
@@ -277,6 +279,17 @@ static bool uk_queue_event(struct uk_cpu_queue *q, const struct uk_event *ev)
 	return ok;
 }
 
+/*
+ * An event counted as reported that will not be sent after all: it is
+ * dropped instead, so that each event is counted once, and its sequence
+ * number is the gap that listeners see.
+ */
+void uk_event_unsent(void)
+{
+	atomic64_inc(&uk_dropped);
+	atomic64_dec_if_positive(&uk_reported);
+}
+
 static void uk_irq_work(struct irq_work *work)
 {
 	struct uk_cpu_queue *q = container_of(work, struct uk_cpu_queue, irq_work);
@@ -285,7 +298,7 @@ static void uk_irq_work(struct irq_work *work)
 
 	for_each_set_bit(i, &ready, UK_NMI_SLOTS) {
 		if (!uk_queue_event(q, &q->nmi_slot[i]))
-			atomic64_inc(&uk_dropped);
+			uk_event_unsent();
 		clear_bit(i, &q->nmi_ready);
 		clear_bit_unlock(i, &q->nmi_used);
 	}
@@ -415,10 +428,12 @@ static void uk_hit(unsigned int kind, unsigned int how, unsigned long addr,
 
 	if (mode == UACCESS_KADDR_MODE_OFF)
 		return;
-	if (this_cpu_inc_return(uk_queue.nesting) > UK_MAX_NESTING)
-		goto out;
-
 	atomic64_inc(&uk_hits[kind]);
+	/* Deeper than task, softirq, hardirq, NMI: counted, not attributed. */
+	if (this_cpu_inc_return(uk_queue.nesting) > UK_MAX_NESTING) {
+		atomic64_inc(&uk_sites_overflow);
+		goto out;
+	}
 	s = uk_site_get(ip, kind, helper, dir);
 	if (!s) {
 		atomic64_inc(&uk_sites_overflow);

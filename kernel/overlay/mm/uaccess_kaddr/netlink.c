@@ -545,6 +545,7 @@ void uk_netlink_send_event(const struct uk_event *ev)
 
 	skb = uk_event_build(ev);
 	if (!skb) {
+		uk_event_unsent();
 		pr_warn_ratelimited("event %llu not sent: out of memory\n",
 				    ev->seq);
 		return;

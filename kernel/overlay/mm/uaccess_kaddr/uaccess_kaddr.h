@@ -101,6 +101,7 @@ void uk_get_status(struct uk_status *st);
 void uk_reset(struct uk_status *old);
 int uk_set_config(const u32 *mode, const u32 *interval_ms, const u32 *burst);
 void uk_flush_events(void);
+void uk_event_unsent(void);
 
 /* The KUnit suite sees every event in the hit context through this. */
 extern void (*uk_test_observer)(const struct uk_event *ev);
