@@ -15,7 +15,6 @@
 #define pr_fmt(fmt) "uaccess_kaddr: " fmt
 
 #include <kunit/test-bug.h>
-#include <linux/hash.h>
 #include <linux/init.h>
 #include <linux/irq_work.h>
 #include <linux/jhash.h>
@@ -79,7 +78,7 @@ static atomic64_t uk_sites_overflow;
 static atomic64_t uk_seq;
 static atomic_t uk_sites_used;
 
-#define UK_MAX_PROBES		32
+#define UK_MAX_PROBES		64
 #define UK_MAX_NESTING		4	/* task, softirq, hardirq, NMI */
 #define UK_NMI_SLOTS		4
 
@@ -155,11 +154,26 @@ static unsigned int uk_context(void)
 	return UACCESS_KADDR_CONTEXT_TASK;
 }
 
+/*
+ * The slot a site's probes start at.  Call sites are structured keys (a
+ * module's differ in their low bits only); hash_long() alone clusters
+ * them, so the key goes through MurmurHash3's 64-bit finalizer first.
+ */
+static __always_inline unsigned int uk_site_slot(u64 key)
+{
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdULL;
+	key ^= key >> 33;
+	key *= 0xc4ceb9fe1a85ec53ULL;
+	key ^= key >> 33;
+	return key >> (64 - UK_SITES_SHIFT);
+}
+
 static struct uk_site *uk_site_get(unsigned long ip, unsigned int kind,
 				   unsigned int helper, unsigned int dir)
 {
 	u32 key = kind | helper << 8 | dir << 16;
-	unsigned int i, n = hash_long(ip ^ key, UK_SITES_SHIFT);
+	unsigned int i, n = uk_site_slot(ip ^ key);
 
 	for (i = 0; i < UK_MAX_PROBES; i++, n = (n + 1) & (UK_SITES - 1)) {
 		struct uk_site *s = &uk_sites[n];
