@@ -165,12 +165,12 @@ for scenario in $scenarios; do
 		i=0 prev= t2=
 		while [ $i -lt 600 ]; do
 			i=$((i + 1))
-			now=$(uk_bench now)
 			if [ "$(pending)" -gt 0 ]; then
 				prev=
 				sleep 0.02
 				continue
 			fi
+			now=$(uk_bench now)
 			cur=$(status daemon.events daemon.lost daemon.late daemon.recovered)
 			[ "$cur" = "$prev" ] && break
 			prev=$cur t2=$now
