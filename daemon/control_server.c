@@ -91,6 +91,17 @@ static void send_error_and_forget(int fd, int error, const char *message)
 	uk_ctl_reply_free(reply);
 }
 
+/*
+ * Restarts the client's timeout from the clock, not from the loop's
+ * cached time of this iteration (sd_event_source_set_time_relative()):
+ * building a big reply can take longer than the timeout itself.
+ */
+static int client_restart_timer(struct client *c)
+{
+	return sd_event_source_set_time(c->timer, uk_now_ns() / 1000 +
+					c->srv->timeout_usec);
+}
+
 /* Writes what the socket takes; false if the client was freed. */
 static bool client_write(struct client *c)
 {
@@ -115,9 +126,7 @@ static bool client_write(struct client *c)
 		client_free(c);
 		return false;
 	}
-	if (progress &&
-	    sd_event_source_set_time_relative(c->timer,
-					      c->srv->timeout_usec) < 0) {
+	if (progress && client_restart_timer(c) < 0) {
 		client_free(c);
 		return false;
 	}
@@ -129,8 +138,7 @@ static void client_reply(struct client *c, size_t req_len)
 	uk_ctl_handle(c->srv->ops, c->srv->ctx, &c->peer, c->in, req_len,
 		      &c->out, &c->out_len);
 	if (sd_event_source_set_io_events(c->io, EPOLLOUT) < 0 ||
-	    sd_event_source_set_time_relative(c->timer,
-					      c->srv->timeout_usec) < 0) {
+	    client_restart_timer(c) < 0) {
 		client_free(c);
 		return;
 	}

@@ -43,6 +43,7 @@ struct dummy {
 	bool malformed;			/* leave an array open */
 	size_t big;			/* sites: this many entries */
 	size_t big_mib;			/* status: this many MiB of text */
+	unsigned int slow_ms;		/* sites: take this long */
 };
 
 static int record(struct dummy *d, const struct uk_ctl_request *req,
@@ -105,6 +106,8 @@ static int dummy_sites(void *ctx, const struct uk_ctl_request *req,
 	r = record(d, req, j, err, errlen);
 	if (r < 0)
 		return r;
+	if (d->slow_ms)
+		usleep(d->slow_ms * 1000);
 	n = d->big ? d->big : 3;
 	if (req->limit && req->limit < n)
 		n = req->limit;
@@ -678,6 +681,16 @@ static bool run_until_clients(struct fixture *f, unsigned int n, int max_ms)
 	return uk_ctl_server_clients(f->srv) == n;
 }
 
+static bool run_until_handled(struct fixture *f, enum uk_ctl_cmd cmd,
+			      int max_ms)
+{
+	int64_t end = ms_now() + max_ms;
+
+	while (!f->d.calls[cmd] && ms_now() < end)
+		assert_true(sd_event_run(f->e, 10 * 1000) >= 0);
+	return f->d.calls[cmd];
+}
+
 /* uk_ctl_call() in a thread. */
 struct call {
 	const char *path;
@@ -1023,7 +1036,6 @@ static void socket_client_that_never_reads_is_dropped(void **state)
 {
 	struct fixture *f = *state;
 	const char *req = "{\"cmd\":\"sites\"}\n";
-	atomic_int never = 0;
 	int64_t start;
 	char buf[65536];
 	size_t total = 0;
@@ -1031,16 +1043,17 @@ static void socket_client_that_never_reads_is_dropped(void **state)
 	int fd;
 
 	f->d.big = 50000;		/* about 9 MB */
+	f->d.slow_ms = 400;		/* longer than the timeout */
 	uk_ctl_server_set_timeout(f->srv, 300 * 1000);
+	start = ms_now();
 	fd = raw_connect(f->path);
 	assert_int_equal(write(fd, req, strlen(req)), (ssize_t)strlen(req));
 	/* the reply is stuck in the socket: still connected */
-	run_until(f, &never, 150);
-	assert_int_equal(f->d.calls[UK_CTL_SITES], 1);
+	assert_true(run_until_handled(f, UK_CTL_SITES, 10000));
 	assert_int_equal(uk_ctl_server_clients(f->srv), 1);
-	start = ms_now();
-	assert_true(run_until_clients(f, 0, 3000));
-	assert_true(ms_now() - start >= 100);
+	assert_true(run_until_clients(f, 0, 10000));
+	/* a whole timeout after the slow reply was built, not at once */
+	assert_true(ms_now() - start >= 400 + 300);
 	/* what had fit in the socket is there, then the end */
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		total += n;
