@@ -35,7 +35,7 @@
 /* ---- dummy daemon state behind the handlers ---- */
 
 struct dummy {
-	int calls[_UK_CTL_CMD_MAX];
+	atomic_int calls[_UK_CTL_CMD_MAX];	/* a flag for run_until() */
 	struct uk_ctl_request last;
 	struct uk_peer last_peer;
 	int fail;			/* handlers return this if < 0 */
@@ -681,16 +681,6 @@ static bool run_until_clients(struct fixture *f, unsigned int n, int max_ms)
 	return uk_ctl_server_clients(f->srv) == n;
 }
 
-static bool run_until_handled(struct fixture *f, enum uk_ctl_cmd cmd,
-			      int max_ms)
-{
-	int64_t end = ms_now() + max_ms;
-
-	while (!f->d.calls[cmd] && ms_now() < end)
-		assert_true(sd_event_run(f->e, 10 * 1000) >= 0);
-	return f->d.calls[cmd];
-}
-
 /* uk_ctl_call() in a thread. */
 struct call {
 	const char *path;
@@ -1049,7 +1039,7 @@ static void socket_client_that_never_reads_is_dropped(void **state)
 	fd = raw_connect(f->path);
 	assert_int_equal(write(fd, req, strlen(req)), (ssize_t)strlen(req));
 	/* the reply is stuck in the socket: still connected */
-	assert_true(run_until_handled(f, UK_CTL_SITES, 10000));
+	assert_true(run_until(f, &f->d.calls[UK_CTL_SITES], 10000));
 	assert_int_equal(uk_ctl_server_clients(f->srv), 1);
 	assert_true(run_until_clients(f, 0, 10000));
 	/* a whole timeout after the slow reply was built, not at once */
