@@ -262,6 +262,14 @@ static int uk_addresses_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(uk_addresses);
 
+/* The first bytes of the kmalloc'ed page: did a refused access write? */
+static int uk_kbuf_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%*phN\n", 32, uk_bufs.kbuf);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(uk_kbuf);
+
 static const struct file_operations uk_trigger_fops = {
 	.owner = THIS_MODULE,
 	.write = uk_trigger_write,
@@ -289,6 +297,7 @@ static int __init test_uaccess_kaddr_init(void)
 	debugfs_create_file("list", 0400, uk_dir, NULL, &uk_list_fops);
 	debugfs_create_file("addresses", 0400, uk_dir, NULL,
 			    &uk_addresses_fops);
+	debugfs_create_file("kbuf", 0400, uk_dir, NULL, &uk_kbuf_fops);
 	return 0;
 }
 

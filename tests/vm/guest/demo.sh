@@ -27,14 +27,17 @@ journalctl --update-catalog 2>/dev/null
 start_uaccessd || echo "(uaccessd did not subscribe: $(tail -n 2 /tmp/uaccessd.log))"
 echo "uaccessd pid $daemon_pid, subscribed to the kernel's events"
 
-section "CVE-2017-5123: an unprivileged waitid() writes to kernel memory"
+section "CVE-2017-5123: an unprivileged waitid() asks the kernel to write to kernel memory"
 addr=$(sed -n 's/^kmalloc \(0x[0-9a-f]*\)$/\1/p' /sys/kernel/debug/test_uaccess_kaddr/addresses)
 echo "A kernel buffer of the test module is at $addr.  As nobody, the PoC asks"
-echo "waitid() to store the child's siginfo there (infop = $addr):"
+echo "waitid() to store the child's siginfo there (infop = $addr).  Without the"
+echo "detector waitid() returns 0 and nothing tells that kernel memory was written."
+echo "With it, the write is refused before it happens (EFAULT) and reported:"
 dmesg -c >/dev/null
 say waitid_poc --as-nobody "$addr"
+echo "\$ cat /sys/kernel/debug/test_uaccess_kaddr/kbuf   # the buffer's first bytes, untouched"
+cat /sys/kernel/debug/test_uaccess_kaddr/kbuf
 pid=$(dmesg | sed -n 's/.*uaccess_kaddr: precheck: .* comm waitid_poc pid \([0-9]*\),.*/\1/p' | head -n 1)
-echo "ret=0: without the detector nothing else would tell.  With it:"
 sleep 1
 
 echo

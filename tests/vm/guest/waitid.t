@@ -62,18 +62,37 @@ returns() {
 	esac
 }
 
-# The unmapped address first: it reaches only the first unsafe_put_user()
-# before the fault, and every site reports its first hit, so both kernel
-# addresses get a report line whatever the per-site ratelimit.
+# Each waitid() call stops at the first unsafe_put_user(), refused or
+# faulting, so both kernel addresses hit the same site: no ratelimit while
+# they run, so that each gets its report line.
+uaccessctl set ratelimit-interval 0 >/dev/null 2>&1 ||
+	check 1 "uaccessctl set ratelimit-interval 0" "$(uaccessctl set ratelimit-interval 0 2>&1)"
 run_poc "$unmapped"
 returns "unmapped kernel address" -1 14
 report "unmapped kernel address" "unmapped kernel"
 
 # The bug proper: a mapped kernel address (the test module's kmalloc'ed
-# page) is written silently.
+# page).  With the detector off it is written silently; on, the write is
+# refused as a failed access_ok() would refuse it and the page is left as
+# it was, unless the kernel was booted to let such accesses through.
+kbuf=/sys/kernel/debug/test_uaccess_kaddr/kbuf
+access=$(sed -n 's/.*uaccess_kaddr_access=\([a-z]*\).*/\1/p' /proc/cmdline)
+before=$(cat "$kbuf")
 run_poc "$kmalloc"
-returns "mapped kernel address" 0 0
+after=$(cat "$kbuf")
+if [ "$mode" = off ] || [ "$access" = allow ]; then
+	returns "mapped kernel address" 0 0
+	check "$([ "$after" != "$before" ] && echo 0 || echo 1)" \
+		"mapped kernel address: written (mode $mode, access ${access:-fail})" \
+		"the page still reads $after"
+else
+	returns "mapped kernel address" -1 14
+	check "$([ "$after" = "$before" ] && echo 0 || echo 1)" \
+		"mapped kernel address: refused, the page is untouched (mode $mode)" \
+		"before $before, after $after"
+fi
 report "mapped kernel address" "mapped kernel"
+uaccessctl set ratelimit-interval 5000 >/dev/null 2>&1
 
 # The ordinary call: a valid user buffer, no report.
 run_poc self

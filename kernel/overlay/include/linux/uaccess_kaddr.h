@@ -4,8 +4,9 @@
  *
  * Two detectors feed one reporter (mm/uaccess_kaddr/):
  *  - the pre-access check, inlined into the unchecked helpers, looks at the
- *    __user pointer before the access, so a mapped kernel address that
- *    would be read or written silently is reported too;
+ *    __user pointer before the access and refuses the access as a failed
+ *    access_ok() would, so a mapped kernel address that would be read or
+ *    written silently is reported and left untouched;
  *  - the fault check, called from the architecture's user-access exception
  *    fixup, reports a fault on a kernel-half address.
  *
@@ -66,6 +67,7 @@
 struct pt_regs;
 
 DECLARE_STATIC_KEY_FALSE(uaccess_kaddr_enabled);
+extern bool uaccess_kaddr_allow_access;
 
 UACCESS_KADDR_REPORTER
 void __uaccess_kaddr_precheck(const void __user *ptr, unsigned long size,
@@ -73,7 +75,7 @@ void __uaccess_kaddr_precheck(const void __user *ptr, unsigned long size,
 UACCESS_KADDR_REPORTER
 void __uaccess_kaddr_precheck_ac(const void __user *ptr, unsigned long size,
 				 unsigned int how);
-unsigned int uaccess_kaddr_fault_class(unsigned long addr, unsigned long ip);
+unsigned int uaccess_kaddr_fault_class(unsigned long addr, bool known);
 void uaccess_kaddr_fault(struct pt_regs *regs, unsigned long addr,
 			 unsigned long caller, unsigned int kind,
 			 unsigned int how, unsigned int addr_class);
@@ -92,26 +94,36 @@ static __always_inline bool uaccess_kaddr_on(void)
  * detector off it is one patched NOP; on, a few instructions inline and a
  * call only when [@ptr, @ptr + @size) reaches kernel space.  @ptr must be
  * an expression without side effects (the helpers pass their own copy).
+ *
+ * Returns true when the helper must fail as a failed access_ok() would
+ * (-EFAULT, or its error label): in every mode but off, unless booted with
+ * uaccess_kaddr_access=allow.
  */
-static __always_inline void
-uaccess_kaddr_check(const void __user *ptr, unsigned long size,
-		    unsigned int how)
+static __always_inline bool
+uaccess_kaddr_refused(const void __user *ptr, unsigned long size,
+		      unsigned int how)
 {
 	if (static_branch_unlikely(&uaccess_kaddr_enabled) &&
-	    unlikely(arch_uaccess_kaddr_bad(ptr, size)))
+	    unlikely(arch_uaccess_kaddr_bad(ptr, size))) {
 		arch_uaccess_kaddr_report(__uaccess_kaddr_precheck, ptr, size,
 					  how);
+		return !READ_ONCE(uaccess_kaddr_allow_access);
+	}
+	return false;
 }
 
 /* The same inside a user_access_begin() region, where AC is set. */
-static __always_inline void
-uaccess_kaddr_check_ac(const void __user *ptr, unsigned long size,
-		       unsigned int how)
+static __always_inline bool
+uaccess_kaddr_refused_ac(const void __user *ptr, unsigned long size,
+			 unsigned int how)
 {
 	if (static_branch_unlikely(&uaccess_kaddr_enabled) &&
-	    unlikely(arch_uaccess_kaddr_bad(ptr, size)))
+	    unlikely(arch_uaccess_kaddr_bad(ptr, size))) {
 		arch_uaccess_kaddr_report(__uaccess_kaddr_precheck_ac, ptr,
 					  size, how);
+		return !READ_ONCE(uaccess_kaddr_allow_access);
+	}
+	return false;
 }
 
 #else
@@ -129,16 +141,18 @@ static __always_inline void uaccess_kaddr_any_end(void)
 {
 }
 
-static __always_inline void
-uaccess_kaddr_check(const void __user *ptr, unsigned long size,
-		    unsigned int how)
+static __always_inline bool
+uaccess_kaddr_refused(const void __user *ptr, unsigned long size,
+		      unsigned int how)
 {
+	return false;
 }
 
-static __always_inline void
-uaccess_kaddr_check_ac(const void __user *ptr, unsigned long size,
-		       unsigned int how)
+static __always_inline bool
+uaccess_kaddr_refused_ac(const void __user *ptr, unsigned long size,
+			 unsigned int how)
 {
+	return false;
 }
 
 #endif /* CONFIG_DEBUG_UACCESS_KADDR */

@@ -5,11 +5,13 @@
  *
  * The hit path (uk_hit()) runs wherever a user access can run: task,
  * softirq, hardirq and NMI context (perf reads user stacks from NMIs), with
- * or without AC set, possibly on behalf of a bug in code holding any lock.
- * It therefore never sleeps, never allocates, takes no lock that an NMI
- * could interrupt, and refuses to nest more than UK_MAX_NESTING deep on one
- * CPU.  Detailed events are copied into preallocated per-CPU buffers and sent
- * from process context by uk_drain_work.
+ * or without AC set, preemptible or not, possibly on behalf of a bug in
+ * code holding any lock.  It therefore never sleeps, never allocates, takes
+ * no lock that an NMI could interrupt, touches per-CPU data only with
+ * preemption disabled, and refuses to nest more than UK_MAX_NESTING deep on
+ * one CPU.  Detailed events are copied into preallocated per-CPU buffers and
+ * sent from process context by uk_drain_work; an NMI's event is classified
+ * and printed by the irq_work that follows it.
  */
 
 #define pr_fmt(fmt) "uaccess_kaddr: " fmt
@@ -21,6 +23,7 @@
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/sched/task_stack.h>
 #include <linux/sort.h>
 #include <linux/spinlock.h>
@@ -42,7 +45,14 @@ static DEFINE_MUTEX(uk_config_lock);
 
 /* Modules inline the pre-access check too. */
 DEFINE_STATIC_KEY_FALSE(uaccess_kaddr_enabled);
-EXPORT_SYMBOL(uaccess_kaddr_enabled);
+EXPORT_SYMBOL_GPL(uaccess_kaddr_enabled);
+
+/*
+ * uaccess_kaddr_access=allow: a pre-access hit is reported and the access
+ * then goes ahead, for someone reproducing what a bug did.  Boot time only.
+ */
+bool uaccess_kaddr_allow_access __ro_after_init;
+EXPORT_SYMBOL_GPL(uaccess_kaddr_allow_access);
 
 /* Nesting of uaccess_kaddr_any_begin() on this CPU. */
 static DEFINE_PER_CPU(int, uaccess_kaddr_any);
@@ -87,7 +97,8 @@ static atomic_t uk_sites_used;
  * under @lock with interrupts off; the drain work swaps it for the spare one.
  * An NMI cannot take @lock (it may have interrupted its holder), so it
  * claims one of @nmi_slot through @nmi_used and leaves it to the irq_work,
- * which runs on this CPU right after the NMI, to move into @active.
+ * which runs on this CPU right after the NMI, to classify, print and move
+ * into @active.  @nesting is only touched with preemption disabled.
  */
 struct uk_cpu_queue {
 	raw_spinlock_t lock;
@@ -99,18 +110,6 @@ struct uk_cpu_queue {
 	struct uk_event nmi_slot[UK_NMI_SLOTS];
 	struct irq_work irq_work;
 	int nesting;
-	/*
-	 * The range the last pre-access check flagged on this CPU: a fault
-	 * inside it right after is the same bug, already counted.
-	 */
-	unsigned long flagged_lo;
-	unsigned long flagged_hi;
-	/*
-	 * The instruction that took the first fault inside the flagged range:
-	 * a copy's tail code retries the access once, from another
-	 * instruction; the same instruction again is the next access.
-	 */
-	unsigned long flagged_ip;
 };
 
 static DEFINE_PER_CPU(struct uk_cpu_queue, uk_queue);
@@ -142,6 +141,19 @@ static int __init uk_parse_mode(char *str)
 	return 0;
 }
 early_param("uaccess_kaddr", uk_parse_mode);
+
+static int __init uk_parse_access(char *str)
+{
+	if (str && !strcmp(str, "allow"))
+		uaccess_kaddr_allow_access = true;
+	else if (str && !strcmp(str, "fail"))
+		uaccess_kaddr_allow_access = false;
+	else
+		pr_err("unknown uaccess_kaddr_access '%s', keeping '%s'\n",
+		       str ?: "", uaccess_kaddr_allow_access ? "allow" : "fail");
+	return 0;
+}
+early_param("uaccess_kaddr_access", uk_parse_access);
 
 static unsigned int uk_context(void)
 {
@@ -270,10 +282,16 @@ static void uk_fill_event(struct uk_event *ev, struct uk_site *s,
 	ev->tgid = task_tgid_nr(t);
 	ev->uid = from_kuid_munged(&init_user_ns, task_uid(t));
 	ev->cpu = raw_smp_processor_id();
+	/*
+	 * Only a user task in a system call has one: the saved registers of
+	 * a kthread that borrows an mm, or of an io_uring worker, are stale.
+	 */
 	ev->syscall_nr = -1;
-	uregs = t->mm ? task_pt_regs(t) : NULL;
-	if (ev->context == UACCESS_KADDR_CONTEXT_TASK && uregs)
+	if (ev->context == UACCESS_KADDR_CONTEXT_TASK && t->mm &&
+	    !(t->flags & (PF_KTHREAD | PF_IO_WORKER))) {
+		uregs = task_pt_regs(t);
 		ev->syscall_nr = syscall_get_nr(t, uregs);
+	}
 	strscpy(ev->comm, t->comm, sizeof(ev->comm));
 	ev->stack_hash = uk_fill_stack(ev, regs);
 	WRITE_ONCE(s->stack_hash, ev->stack_hash);
@@ -304,6 +322,15 @@ void uk_event_unsent(void)
 	atomic64_dec_if_positive(&uk_reported);
 }
 
+static unsigned int uk_classify(unsigned long addr, unsigned long size);
+static void uk_notify_kunit(const struct uk_event *ev);
+
+/*
+ * Runs on the CPU that recorded the events, in hard interrupt context: an
+ * NMI's events are classified (a page table walk) and printed here, not in
+ * the NMI, whose stack is small and which may have interrupted printk or a
+ * page table update.
+ */
 static void uk_irq_work(struct irq_work *work)
 {
 	struct uk_cpu_queue *q = container_of(work, struct uk_cpu_queue, irq_work);
@@ -311,7 +338,12 @@ static void uk_irq_work(struct irq_work *work)
 	unsigned int i;
 
 	for_each_set_bit(i, &ready, UK_NMI_SLOTS) {
-		if (!uk_queue_event(q, &q->nmi_slot[i]))
+		struct uk_event *ev = &q->nmi_slot[i];
+
+		ev->addr_class = uk_classify(ev->addr, ev->size);
+		uk_print_report(ev, ev->warn);
+		uk_notify_kunit(ev);
+		if (!uk_queue_event(q, ev))
 			uk_event_unsent();
 		clear_bit(i, &q->nmi_ready);
 		clear_bit_unlock(i, &q->nmi_used);
@@ -379,8 +411,6 @@ static void uk_record(struct uk_site *s, unsigned int kind,
 	unsigned long flags;
 	unsigned int slot;
 
-	if (!addr_class)
-		addr_class = uk_classify(addr, size);
 	if (in_nmi()) {
 		for (slot = 0; slot < UK_NMI_SLOTS; slot++) {
 			if (!test_and_set_bit_lock(slot, &q->nmi_used))
@@ -392,16 +422,19 @@ static void uk_record(struct uk_site *s, unsigned int kind,
 			return;
 		}
 		ev = &q->nmi_slot[slot];
+		/* Classified and printed by uk_irq_work(). */
 		uk_fill_event(ev, s, kind, helper, dir, addr, size, ip,
 			      addr_class, regs);
+		ev->warn = warn;
 		set_bit(slot, &q->nmi_ready);
 		atomic64_inc(&uk_reported);
 		atomic64_inc(&s->reported);
-		uk_print_report(ev, warn);
-		uk_notify_kunit(ev);
 		irq_work_queue(&q->irq_work);
 		return;
 	}
+
+	if (!addr_class)
+		addr_class = uk_classify(addr, size);
 
 	local_irq_save(flags);
 	raw_spin_lock(&q->lock);
@@ -409,6 +442,7 @@ static void uk_record(struct uk_site *s, unsigned int kind,
 		ev = &q->active[q->len++];
 		uk_fill_event(ev, s, kind, helper, dir, addr, size, ip,
 			      addr_class, regs);
+		ev->warn = warn;
 	} else {
 		ev = NULL;
 		atomic64_inc(&uk_dropped);
@@ -429,6 +463,11 @@ static void uk_record(struct uk_site *s, unsigned int kind,
  * A hit: count it at its site and, past the ratelimit, record an event.
  * @addr_class is 0 when not worked out yet: only an event needs it, so a
  * hit that is only counted or suppressed skips the page table walk.
+ *
+ * Entered from preemptible code (the pre-access check, the #GP fixup after
+ * cond_local_irq_enable()): preemption stays off until the per-CPU nesting
+ * count is back where it was, so that a migration can neither split an
+ * increment from its decrement nor fill another CPU's queue.
  */
 static void uk_hit(unsigned int kind, unsigned int how, unsigned long addr,
 		   unsigned long size, unsigned long ip,
@@ -442,6 +481,7 @@ static void uk_hit(unsigned int kind, unsigned int how, unsigned long addr,
 
 	if (mode == UACCESS_KADDR_MODE_OFF)
 		return;
+	preempt_disable_notrace();
 	atomic64_inc(&uk_hits[kind]);
 	/* Deeper than task, softirq, hardirq, NMI: counted, not attributed. */
 	if (this_cpu_inc_return(uk_queue.nesting) > UK_MAX_NESTING) {
@@ -476,6 +516,7 @@ static void uk_hit(unsigned int kind, unsigned int how, unsigned long addr,
 		  mode == UACCESS_KADDR_MODE_WARN);
 out:
 	this_cpu_dec(uk_queue.nesting);
+	preempt_enable_notrace();
 }
 
 /**
@@ -484,51 +525,18 @@ out:
  * @size: the size of the access
  * @how: UACCESS_KADDR_HOW(helper, direction)
  *
- * Called from uaccess_kaddr_check() before the access, in any context, with
- * AC clear.  The call site is our return address.
+ * Called from uaccess_kaddr_refused() before the access, in any context,
+ * with AC clear.  The call site is our return address.
  */
-static void uk_flag_range(unsigned long addr, unsigned long size,
-			  unsigned long ip)
-{
-	unsigned long end = addr + max(size, 1UL);
-
-	this_cpu_write(uk_queue.flagged_lo, addr);
-	this_cpu_write(uk_queue.flagged_hi, end > addr ? end : ULONG_MAX);
-	this_cpu_write(uk_queue.flagged_ip, ip);
-}
-
-/*
- * Is this fault part of an access already counted on this CPU: the one the
- * pre-access check just flagged, or the retry of the fault just reported?
- */
-static bool uk_fault_seen(unsigned long addr, unsigned long ip)
-{
-	unsigned long first;
-
-	if (addr < this_cpu_read(uk_queue.flagged_lo) ||
-	    addr >= this_cpu_read(uk_queue.flagged_hi))
-		return false;
-	first = this_cpu_read(uk_queue.flagged_ip);
-	if (!first) {
-		this_cpu_write(uk_queue.flagged_ip, ip);
-		return true;
-	}
-	if (ip == first)
-		return false;
-	this_cpu_write(uk_queue.flagged_hi, 0);
-	return true;
-}
-
 UACCESS_KADDR_REPORTER notrace
 void __uaccess_kaddr_precheck(const void __user *ptr, unsigned long size,
 			      unsigned int how)
 {
 	unsigned long addr = (__force unsigned long)ptr;
 
-	uk_flag_range(addr, size, 0);
 	uk_hit(UACCESS_KADDR_KIND_PRECHECK, how, addr, size, _RET_IP_, 0, NULL);
 }
-EXPORT_SYMBOL(__uaccess_kaddr_precheck);
+EXPORT_SYMBOL_GPL(__uaccess_kaddr_precheck);
 
 /**
  * __uaccess_kaddr_precheck_ac - __uaccess_kaddr_precheck() with AC set
@@ -547,34 +555,35 @@ void __uaccess_kaddr_precheck_ac(const void __user *ptr, unsigned long size,
 	unsigned long flags = user_access_save();
 	unsigned long addr = (__force unsigned long)ptr;
 
-	uk_flag_range(addr, size, 0);
 	uk_hit(UACCESS_KADDR_KIND_PRECHECK, how, addr, size, _RET_IP_, 0, NULL);
 	user_access_restore(flags);
 }
-EXPORT_SYMBOL(__uaccess_kaddr_precheck_ac);
+EXPORT_SYMBOL_GPL(__uaccess_kaddr_precheck_ac);
 
 /**
  * uaccess_kaddr_fault_class - is a user-access fault worth reporting?
  * @addr: the address that faulted (decoded from the instruction for a #GP)
- * @ip: the faulting instruction
+ * @known: false for a #GP whose instruction could not be decoded: it was
+ *	   still a user access to a non-canonical address
  *
  * The first step of the fault detector, cheap, before the architecture
  * works out the helper and the call site: user addresses (the ordinary
- * -EFAULT) are ignored, the pointers that the checked helpers clamp or mask
- * (guard page, all-ones page) are counted as rejected, and a fault inside
- * the range that the pre-access check just reported on this CPU is the same
- * bug, already counted.  Returns the address class of a fault to report
- * with uaccess_kaddr_fault(), else 0.
+ * -EFAULT) are ignored and the pointers that the checked helpers clamp or
+ * mask (guard page, all-ones page) are counted as rejected.  No fault
+ * follows a pre-access hit, which refuses the access (unless booted with
+ * uaccess_kaddr_access=allow, where the fault is reported too).  Returns
+ * the address class of a fault to report with uaccess_kaddr_fault(),
+ * else 0.
  */
-unsigned int uaccess_kaddr_fault_class(unsigned long addr, unsigned long ip)
+unsigned int uaccess_kaddr_fault_class(unsigned long addr, bool known)
 {
 	unsigned int class;
 
 	if (!static_branch_unlikely(&uaccess_kaddr_enabled) ||
 	    this_cpu_read(uaccess_kaddr_any))
 		return 0;
-	if (uk_fault_seen(addr, ip))
-		return 0;
+	if (!known)
+		return UACCESS_KADDR_ADDR_CLASS_NONCANONICAL;
 	class = uk_classify(addr, 1);
 	switch (class) {
 	case UACCESS_KADDR_ADDR_CLASS_USER:
@@ -602,7 +611,6 @@ void uaccess_kaddr_fault(struct pt_regs *regs, unsigned long addr,
 			 unsigned long caller, unsigned int kind,
 			 unsigned int how, unsigned int addr_class)
 {
-	uk_flag_range(addr, 1, regs->ip);
 	uk_hit(kind, how, addr, 0, caller, addr_class, regs);
 }
 
@@ -611,6 +619,18 @@ void uaccess_kaddr_rejected(void)
 {
 	atomic64_inc(&uk_rejected);
 }
+
+#if IS_ENABLED(CONFIG_UACCESS_KADDR_KUNIT_TEST)
+/* For the KUnit suite: hits in progress on all CPUs, 0 when idle. */
+int uk_nesting_total(void)
+{
+	int cpu, sum = 0;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(uk_queue.nesting, cpu);
+	return sum;
+}
+#endif
 
 static int uk_cmp_seq(const void *a, const void *b)
 {

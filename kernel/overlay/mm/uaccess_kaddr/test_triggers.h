@@ -17,6 +17,10 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/uaccess_kaddr.h>
+#include <asm/futex.h>
+#ifndef MODULE
+#include <net/checksum.h>
+#endif
 
 #define UK_TRIGGER_LEN	16
 
@@ -31,6 +35,17 @@ struct uk_trigger {
 	bool writes;
 	/* No pre-access check: only its faults are seen. */
 	bool fault_only;
+	/*
+	 * Its fixups are not user-access ones (EX_TYPE_DEFAULT_MCE_SAFE,
+	 * shared with copy_mc_to_kernel()): a lower-half non-canonical
+	 * address, which the pre-access check lets through, goes unseen.
+	 */
+	bool gp_unseen;
+	/*
+	 * An out-of-line helper with the check inside: the reported call
+	 * site is in the helper, the trigger is the next frame.
+	 */
+	bool out_of_line;
 };
 
 static noinline int uk_trigger_get_user(void __user *p, void __user *upage)
@@ -163,6 +178,27 @@ static noinline int uk_trigger_copy_user_generic(void __user *p,
 		-EFAULT : 0;
 }
 
+#ifndef MODULE
+/* Not exported: the built-in KUnit suite only. */
+static noinline int uk_trigger_copy_mc_to_user(void __user *p,
+					       void __user *upage)
+{
+	char buf[UK_TRIGGER_LEN];
+
+	memset(buf, 0x5a, sizeof(buf));
+	return copy_mc_to_user(p, buf, sizeof(buf)) ? -EFAULT : 0;
+}
+
+/* user_access_begin() inside: checked. */
+static noinline int uk_trigger_checked_csum_copy_from_user(void __user *p,
+							   void __user *upage)
+{
+	char buf[UK_TRIGGER_LEN];
+
+	return csum_and_copy_from_user(p, buf, sizeof(buf)) ? 0 : -EFAULT;
+}
+#endif
+
 /* The checked helpers: a kernel pointer here is bad input, not a bug. */
 static noinline int uk_trigger_checked_get_user(void __user *p,
 						void __user *upage)
@@ -214,6 +250,43 @@ static noinline int uk_trigger_checked_strnlen_user(void __user *p,
 						    void __user *upage)
 {
 	return strnlen_user(p, UK_TRIGGER_LEN) ? 0 : -EFAULT;
+}
+
+/* mask_user_address() inside: a kernel pointer becomes all ones. */
+static noinline int uk_trigger_checked_nontemporal(void __user *p,
+						   void __user *upage)
+{
+	char buf[UK_TRIGGER_LEN];
+	int left;
+
+	pagefault_disable();
+	left = copy_from_user_inatomic_nontemporal(buf, p, sizeof(buf));
+	pagefault_enable();
+	return left ? -EFAULT : 0;
+}
+
+/* The futex operations run user_access_begin() themselves. */
+static noinline int uk_trigger_checked_futex_cmpxchg(void __user *p,
+						     void __user *upage)
+{
+	u32 val;
+	int ret;
+
+	pagefault_disable();
+	ret = futex_atomic_cmpxchg_inatomic(&val, p, 0, 0);
+	pagefault_enable();
+	return ret;
+}
+
+static noinline int uk_trigger_checked_futex_op(void __user *p,
+						void __user *upage)
+{
+	int old, ret;
+
+	pagefault_disable();
+	ret = arch_futex_atomic_op_inuser(FUTEX_OP_ADD, 0, &old, p);
+	pagefault_enable();
+	return ret;
 }
 
 /* The kernel_nofault helpers share the user-access asm on purpose. */
@@ -282,6 +355,22 @@ static const struct uk_trigger uk_triggers[] = {
 		.fault_helper = UACCESS_KADDR_HELPER_COPY_USER_GENERIC,
 		.fault_only = true,
 	},
+#ifndef MODULE
+	{
+		.name = "copy_mc_to_user",
+		.fn = uk_trigger_copy_mc_to_user,
+		.helper = UACCESS_KADDR_HELPER_COPY_TO_USER,
+		.dir = UACCESS_KADDR_DIRECTION_TO_USER,
+		.fault_helper = UACCESS_KADDR_HELPER_COPY_USER_GENERIC,
+		.writes = true,
+		.gp_unseen = true,
+		.out_of_line = true,
+	},
+	UK_CHECKED(checked_csum_copy_from_user, false),
+#endif
+	UK_CHECKED(checked_nontemporal, false),
+	UK_CHECKED(checked_futex_cmpxchg, true),
+	UK_CHECKED(checked_futex_op, true),
 	UK_CHECKED(checked_get_user, false),
 	UK_CHECKED(checked_put_user, true),
 	UK_CHECKED(checked_copy_from_user, false),

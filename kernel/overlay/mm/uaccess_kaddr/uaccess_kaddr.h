@@ -65,8 +65,9 @@ struct uk_event {
 	u8 kind;
 	u8 helper;
 	u8 dir;
-	u8 addr_class;
+	u8 addr_class;		/* 0 until classified (NMI) */
 	u8 context;
+	bool warn;		/* print as a warning (mode warn) */
 	pid_t pid;
 	pid_t tgid;
 	uid_t uid;
@@ -105,6 +106,7 @@ void uk_event_unsent(void);
 
 /* The KUnit suite sees every event in the hit context through this. */
 extern void (*uk_test_observer)(const struct uk_event *ev);
+int uk_nesting_total(void);
 
 /* report.c: called in the hit context, with the event about to be queued. */
 void uk_print_report(const struct uk_event *ev, bool warn);

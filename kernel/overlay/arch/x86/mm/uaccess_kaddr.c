@@ -2,53 +2,38 @@
 /*
  * The x86 side of uaccess_kaddr's fault detector.
  *
- * Called from the user-access fixups (EX_TYPE_UACCESS, EX_TYPE_UCOPY_LEN,
- * EX_TYPE_UACCESS_IMM_REG; only when the detector is on):
- * works out which address faulted, decoding the instruction for a #GP,
- * which reports no address; which helper made the access and who called
- * it; and hands the hit to the core, which ignores user addresses and the
- * pointers that the checked helpers clamp.
+ * Called from the user-access fixups (only when the detector is on) with
+ * the type and immediate of their exception table entry, which say all
+ * that is known of the access without looking up a symbol:
+ *  - EX_TYPE_UACCESS_CHECKED: a checked get_user()/put_user() leaf; it
+ *    clamps or masks what it is given, so a fault there is bad input;
+ *  - EX_TYPE_UACCESS_LEAF: an unchecked out-of-line leaf (the immediate
+ *    says which); it has pushed nothing, so its caller is on top of the
+ *    stack;
+ *  - EX_TYPE_UACCESS_LEAF_RETRY: the same, where the fixup retries the
+ *    access byte by byte: the retry faults again and is the one reported;
+ *  - EX_TYPE_UACCESS, EX_TYPE_UCOPY_LEN, EX_TYPE_UACCESS_IMM_REG: an
+ *    inlined access, at its call site.
+ * It works out which address faulted, decoding the instruction for a #GP,
+ * which reports no address, and hands the hit to the core, which ignores
+ * user addresses and the pointers that the checked helpers clamp.
  */
 
-#include <linux/kallsyms.h>
+#include <linux/kfence.h>
 #include <linux/uaccess.h>
 #include <linux/uaccess_kaddr.h>
+#include <asm/extable_fixup_types.h>
 #include <asm/insn.h>
 #include <asm/insn-eval.h>
 #include <asm/trap_pf.h>
 #include <asm/trapnr.h>
 
-/*
- * The out-of-line helpers.  None of them has pushed anything when it
- * faults, so its caller is the return address on top of the stack.  The
- * checked get_user()/put_user() leaves clamp or mask what they are given;
- * a fault there is bad input (put_user() does not mask a lower-half
- * non-canonical pointer: it raises #GP), counted as rejected.
- */
-static const struct {
-	const void *fn;
-	unsigned int how;
-	bool checked;
-} uk_leaves[] = {
-	{ __get_user_1, UACCESS_KADDR_GET_USER, true },
-	{ __get_user_2, UACCESS_KADDR_GET_USER, true },
-	{ __get_user_4, UACCESS_KADDR_GET_USER, true },
-	{ __get_user_8, UACCESS_KADDR_GET_USER, true },
-	{ __get_user_nocheck_1, UACCESS_KADDR_GET_USER },
-	{ __get_user_nocheck_2, UACCESS_KADDR_GET_USER },
-	{ __get_user_nocheck_4, UACCESS_KADDR_GET_USER },
-	{ __get_user_nocheck_8, UACCESS_KADDR_GET_USER },
-	{ __put_user_1, UACCESS_KADDR_PUT_USER, true },
-	{ __put_user_2, UACCESS_KADDR_PUT_USER, true },
-	{ __put_user_4, UACCESS_KADDR_PUT_USER, true },
-	{ __put_user_8, UACCESS_KADDR_PUT_USER, true },
-	{ __put_user_nocheck_1, UACCESS_KADDR_PUT_USER },
-	{ __put_user_nocheck_2, UACCESS_KADDR_PUT_USER },
-	{ __put_user_nocheck_4, UACCESS_KADDR_PUT_USER },
-	{ __put_user_nocheck_8, UACCESS_KADDR_PUT_USER },
-	{ rep_movs_alternative,
-	  UACCESS_KADDR_HOW(UACCESS_KADDR_HELPER_COPY_USER_GENERIC, 0) },
-	{ rep_stos_alternative, UACCESS_KADDR_CLEAR_USER },
+static const unsigned int uk_leaf_how[] = {
+	[EX_UACCESS_LEAF_GET_USER] = UACCESS_KADDR_GET_USER,
+	[EX_UACCESS_LEAF_PUT_USER] = UACCESS_KADDR_PUT_USER,
+	[EX_UACCESS_LEAF_COPY] =
+		UACCESS_KADDR_HOW(UACCESS_KADDR_HELPER_COPY_USER_GENERIC, 0),
+	[EX_UACCESS_LEAF_CLEAR] = UACCESS_KADDR_CLEAR_USER,
 };
 
 static bool uk_noncanonical(unsigned long addr)
@@ -58,13 +43,14 @@ static bool uk_noncanonical(unsigned long addr)
 
 /*
  * Which address a #GP was about.  String instructions have no ModRM
- * operand to decode: their addresses are in rsi and rdi.
+ * operand to decode: their addresses are in rsi and rdi.  Returns false
+ * when the instruction names no memory operand it could decode.
  */
-static unsigned long uk_gp_address(struct pt_regs *regs, struct insn *insn,
-				   unsigned int *dir)
+static bool uk_gp_address(struct pt_regs *regs, struct insn *insn,
+			  unsigned long *addr, unsigned int *dir)
 {
 	u8 op = insn->opcode.bytes[0];
-	unsigned long addr;
+	void __user *ref;
 
 	switch (op) {
 	case 0x88:	/* mov to memory */
@@ -87,86 +73,85 @@ static unsigned long uk_gp_address(struct pt_regs *regs, struct insn *insn,
 	case 0xa5:
 		if (uk_noncanonical(regs->si)) {
 			*dir = UACCESS_KADDR_DIRECTION_FROM_USER;
-			return regs->si;
+			*addr = regs->si;
+		} else {
+			*dir = UACCESS_KADDR_DIRECTION_TO_USER;
+			*addr = regs->di;
 		}
-		*dir = UACCESS_KADDR_DIRECTION_TO_USER;
-		return regs->di;
+		return true;
 	case 0xaa:	/* stos */
 	case 0xab:
 		*dir = UACCESS_KADDR_DIRECTION_TO_USER;
-		return regs->di;
+		*addr = regs->di;
+		return true;
 	}
-	addr = (unsigned long)insn_get_addr_ref(insn, regs);
-	return addr == -1UL ? 0 : addr;
+	ref = insn_get_addr_ref(insn, regs);
+	*addr = (unsigned long)ref;
+	return ref != (void __user *)-1L;
 }
 
-/**
- * uaccess_kaddr_x86_fault - a user-access fixup is about to run
- * @regs: the faulting context
- * @trapnr: X86_TRAP_PF or X86_TRAP_GP (anything else is ignored)
- * @error_code: the page fault error code
- * @fault_addr: the page fault address; 0 for a #GP
- *
- * Runs in the exception context of the faulting access, which may be any
- * context; reads the faulting instruction with copy_from_kernel_nofault().
- * A #PF knows its address: the faults that are not reported (user
- * addresses, clamped pointers, the access the pre-access check just
- * reported) return before the instruction is decoded or looked up.
+/*
+ * A copy between two registers' worth of memory (rep_movs_alternative,
+ * inlined rep movsb) has a user and a kernel operand, %rsi and %rdi in
+ * either order.  A #PF writes through %rdi and reads through %rsi; when
+ * the other operand is a user address, the fault was on the kernel side:
+ * a kernel bug of another kind (a vmalloc guard page, a read-only
+ * destination, a KFENCE-guarded object), not a kernel address handed to a
+ * user-access helper.
  */
-void uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
-			     unsigned long error_code,
-			     unsigned long fault_addr)
+static bool uk_copy_kernel_operand(struct pt_regs *regs,
+				   unsigned long error_code)
 {
-	unsigned long size, offset, start, caller = regs->ip;
-	unsigned int how = 0, dir = 0, kind, class = 0, i;
+	unsigned long other = error_code & X86_PF_WRITE ? regs->si : regs->di;
+
+	return other < TASK_SIZE_MAX;
+}
+
+bool uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
+			     unsigned long error_code,
+			     unsigned long fault_addr, int type, int imm)
+{
+	unsigned long caller = regs->ip;
+	unsigned int how = 0, dir = 0, kind, class = 0;
 	u8 buf[MAX_INSN_SIZE];
 	struct insn insn;
 	bool decoded;
 
+	if (trapnr != X86_TRAP_PF && trapnr != X86_TRAP_GP)
+		return false;
+	if (type == EX_TYPE_UACCESS_LEAF_RETRY)
+		return false;
+	if (type == EX_TYPE_UACCESS_CHECKED) {
+		/* A #GP in a user access is a non-canonical address. */
+		if (trapnr == X86_TRAP_GP || fault_addr >= TASK_SIZE_MAX)
+			uaccess_kaddr_rejected();
+		return false;
+	}
+
+	if (type == EX_TYPE_UACCESS_LEAF) {
+		if (imm > 0 && imm < ARRAY_SIZE(uk_leaf_how))
+			how = uk_leaf_how[imm];
+		caller = *(unsigned long *)regs->sp;
+	}
+
+	/*
+	 * A #PF knows its address: the faults that are not reported (user
+	 * addresses, clamped pointers) return before the instruction is
+	 * decoded.
+	 */
 	if (trapnr == X86_TRAP_PF) {
-		class = uaccess_kaddr_fault_class(fault_addr, regs->ip);
+		class = uaccess_kaddr_fault_class(fault_addr, true);
 		if (!class)
-			return;
-	} else if (trapnr != X86_TRAP_GP) {
-		return;
+			return false;
 	}
 
 	decoded = !copy_from_kernel_nofault(buf, (void *)regs->ip, sizeof(buf)) &&
 		  !insn_decode_kernel(&insn, buf);
-
-	if (trapnr == X86_TRAP_PF) {
-		kind = UACCESS_KADDR_KIND_FAULT;
-		dir = error_code & X86_PF_WRITE ?
-			UACCESS_KADDR_DIRECTION_TO_USER :
-			UACCESS_KADDR_DIRECTION_FROM_USER;
-	} else {
-		kind = UACCESS_KADDR_KIND_GP;
-		fault_addr = decoded ? uk_gp_address(regs, &insn, &dir) : 0;
-		class = uaccess_kaddr_fault_class(fault_addr, regs->ip);
-		if (!class)
-			return;
-	}
-
-	if (kallsyms_lookup_size_offset(regs->ip, &size, &offset)) {
-		start = regs->ip - offset;
-		for (i = 0; i < ARRAY_SIZE(uk_leaves); i++) {
-			if ((unsigned long)uk_leaves[i].fn == start) {
-				if (uk_leaves[i].checked) {
-					uaccess_kaddr_rejected();
-					return;
-				}
-				how = uk_leaves[i].how;
-				caller = *(unsigned long *)regs->sp;
-				break;
-			}
-		}
-	}
 	if (!how && decoded) {
 		switch (insn.opcode.bytes[0]) {
 		case 0xa4:	/* inline rep movsb: copy_user_generic() */
 		case 0xa5:
-			how = UACCESS_KADDR_HOW(UACCESS_KADDR_HELPER_COPY_USER_GENERIC,
-						0);
+			how = uk_leaf_how[EX_UACCESS_LEAF_COPY];
 			break;
 		case 0xaa:	/* inline rep stosb: __clear_user() */
 		case 0xab:
@@ -174,10 +159,35 @@ void uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
 			break;
 		}
 	}
+
+	if (trapnr == X86_TRAP_PF) {
+		kind = UACCESS_KADDR_KIND_FAULT;
+		if (UACCESS_KADDR_HOW_HELPER(how) ==
+			    UACCESS_KADDR_HELPER_COPY_USER_GENERIC &&
+		    uk_copy_kernel_operand(regs, error_code))
+			return is_kfence_address((void *)fault_addr);
+		dir = error_code & X86_PF_WRITE ?
+			UACCESS_KADDR_DIRECTION_TO_USER :
+			UACCESS_KADDR_DIRECTION_FROM_USER;
+	} else {
+		kind = UACCESS_KADDR_KIND_GP;
+		/*
+		 * An instruction that cannot be decoded still made a user
+		 * access to a non-canonical address: reported at address 0
+		 * rather than lost.
+		 */
+		if (!decoded || !uk_gp_address(regs, &insn, &fault_addr, &dir))
+			fault_addr = 0;
+		class = uaccess_kaddr_fault_class(fault_addr, fault_addr != 0);
+		if (!class)
+			return false;
+	}
+
 	if (!how)
 		how = UACCESS_KADDR_HOW(UACCESS_KADDR_HELPER_UNKNOWN, 0);
 	if (!UACCESS_KADDR_HOW_DIR(how))
 		how |= UACCESS_KADDR_HOW(0, dir);
 
 	uaccess_kaddr_fault(regs, fault_addr, caller, kind, how, class);
+	return false;
 }

@@ -32,7 +32,9 @@ static __always_inline bool arch_uaccess_kaddr_bad(const void __user *ptr,
  * then costs the code around it nothing (no spill, no saved register in
  * the prologue, no copy into or out of %rdi, %rsi, %rdx) but the patched
  * NOP; the moves are on the reporting path only.  The operands are never
- * memory (an %rsp-relative one would be read after the pushes).  The
+ * memory (an %rsp-relative one would be read after the pushes); each is
+ * read before any register it may sit in is overwritten: @ptr and @size
+ * are pushed first, @how goes into %edx before %rsi and %rdi are popped.  The
  * reporter is notrace too: an ftrace entry call would run before the
  * registers are saved.  Compilers without the attribute get an ordinary
  * call.
@@ -47,9 +49,9 @@ static __always_inline bool arch_uaccess_kaddr_bad(const void __user *ptr,
 		     "push %%rdx\n\t"					\
 		     "push %[p]\n\t"					\
 		     "push %[s]\n\t"					\
+		     "mov %[h], %%edx\n\t"				\
 		     "pop %%rsi\n\t"					\
 		     "pop %%rdi\n\t"					\
-		     "mov %[h], %%edx\n\t"				\
 		     "call " #fn "\n\t"					\
 		     "pop %%rdx\n\t"					\
 		     "pop %%rsi\n\t"					\
@@ -64,9 +66,14 @@ static __always_inline bool arch_uaccess_kaddr_bad(const void __user *ptr,
 
 struct pt_regs;
 
-/* The fault detector, called from the EX_TYPE_UACCESS fixup. */
-void uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
+/*
+ * The fault detector, called from the user-access fixups with the type and
+ * immediate of their exception table entry.  True when the fault is not the
+ * user access's to fix up: a copy faulted on its kernel operand at an
+ * address that KFENCE guards, and KFENCE must see the fault.
+ */
+bool uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
 			     unsigned long error_code,
-			     unsigned long fault_addr);
+			     unsigned long fault_addr, int type, int imm);
 
 #endif /* _ASM_X86_UACCESS_KADDR_H */
