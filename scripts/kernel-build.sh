@@ -5,8 +5,10 @@
 #
 # Variants (config fragments from kernel/configs/, merged on tinyconfig):
 #   debug     base + debug             test kernel: detector, KUnit, test module
-#   kasan     base + debug + kasan     the same with generic KASAN
+#   kasan     base + debug + kasan     clang (LLVM=-19), PREEMPT, KASAN, KCOV:
+#                                      the way syzbot builds
 #   nodetect  base + debug, detector compiled out (the CONFIG_..=n build gate)
+#   lean      base + debug + lean      no kallsyms, SEV-ES #VC emulation built
 #   bench     base + bench             production-like (-O2, no lockdep/KUnit),
 #                                      detector and test module (make bench)
 #   bench-kasan  base + bench + kasan  the same with generic KASAN
@@ -27,10 +29,18 @@ case "$variant" in
 debug) frags="base debug" ;;
 kasan) frags="base debug kasan" ;;
 nodetect) frags="base debug nodetect" ;;
+lean) frags="base debug lean" ;;
 bench) frags="base bench" ;;
 bench-kasan) frags="base bench kasan" ;;
 unpatched) frags="base bench unpatched" ;;
 *) echo "kernel-build.sh: unknown variant '$variant'" >&2; exit 2 ;;
+esac
+
+# The syzbot-like variant is built with clang: asm goto with outputs, the
+# code path of every inlined __get_user() there.
+toolchain=()
+case "$variant" in
+kasan) toolchain=(LLVM=-19) ;;
 esac
 
 # KERNEL_NO_SYNC=1 builds the tree as it is (for developing patches in it).
@@ -59,26 +69,26 @@ done
 # Reconfigure only when a fragment or a Kconfig file changed, so that an
 # unchanged configuration costs nothing.
 stamp=$(cat "${fragfiles[@]}" | sha256sum | cut -d' ' -f1)
-stamp="$stamp $(git -C "$tree" rev-parse HEAD:arch/x86/Kconfig HEAD:lib/Kconfig.debug HEAD:mm/Kconfig)"
+stamp="$stamp ${toolchain[*]} $(git -C "$tree" rev-parse HEAD:arch/x86/Kconfig HEAD:lib/Kconfig.debug HEAD:mm/Kconfig)"
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.uaccess-config-stamp" 2>/dev/null)" != "$stamp" ]; then
 	echo "kernel-build: configuring $variant from: $frags"
-	make -s -C "$tree" O="$out" tinyconfig >/dev/null
+	make -s -C "$tree" O="$out" "${toolchain[@]}" tinyconfig >/dev/null
 	(cd "$out" && KCONFIG_CONFIG=.config "$tree/scripts/kconfig/merge_config.sh" \
 		-m -O "$out" .config "${fragfiles[@]}" >"$out/merge.log")
-	make -s -C "$tree" O="$out" olddefconfig >/dev/null
+	make -s -C "$tree" O="$out" "${toolchain[@]}" olddefconfig >/dev/null
 	"$top/scripts/kconfig-verify.sh" "$out/.config" "${fragfiles[@]}"
 	echo "$stamp" >"$out/.uaccess-config-stamp"
 fi
 
 echo "kernel-build: building $variant ($jobs jobs)"
 start=$(date +%s)
-if ! make -s -C "$tree" O="$out" -j"$jobs" bzImage modules >"$out/build.log" 2>&1; then
+if ! make -s -C "$tree" O="$out" "${toolchain[@]}" -j"$jobs" bzImage modules >"$out/build.log" 2>&1; then
 	tail -n 60 "$out/build.log" >&2
 	echo "kernel-build: $variant build failed (log: $out/build.log)" >&2
 	exit 1
 fi
 grep -E 'warning:|error:' "$out/build.log" || true
 rm -rf "$out/modroot"
-make -s -C "$tree" O="$out" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
+make -s -C "$tree" O="$out" "${toolchain[@]}" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
 	modules_install >/dev/null
 echo "kernel-build: $variant ready in $(($(date +%s) - start)) s: $out/arch/x86/boot/bzImage"
