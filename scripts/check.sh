@@ -90,6 +90,7 @@ if gate kernel-lean scripts/kernel-build.sh lean; then
 fi
 # clang, PREEMPT, KASAN, KCOV: the way syzbot builds.
 if gate kernel-kasan scripts/kernel-build.sh kasan; then
+	suite uninstrumented scripts/tap-suite.sh uninstrumented tests/kernel/uninstrumented.sh build/kernel/kasan
 	suite vm-kasan tests/vm/check.sh kasan/5 kasan/4
 fi
 

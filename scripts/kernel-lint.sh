@@ -41,3 +41,18 @@ else
 	echo "not ok - sparse (make C=2) on the new files is clean"
 	echo "$out" | sed 's/^/# /' | head -n 40
 fi
+
+# The static key, the access knob and the reporter entries are for GPL
+# modules only: a proprietary module cannot switch the detector off.
+want="uaccess_kaddr_enabled uaccess_kaddr_allow_access __uaccess_kaddr_precheck __uaccess_kaddr_precheck_ac"
+symvers=$top/build/kernel/debug/Module.symvers
+bad=""
+for sym in $want; do
+	type=$(awk -v s="$sym" '$2 == s { print $4 }' "$symvers" 2>/dev/null)
+	[ "$type" = EXPORT_SYMBOL_GPL ] || bad="$bad $sym:${type:-missing}"
+done
+if [ -z "$bad" ]; then
+	echo "ok - the detector's exports are EXPORT_SYMBOL_GPL"
+else
+	echo "not ok - the detector's exports are EXPORT_SYMBOL_GPL # got$bad"
+fi

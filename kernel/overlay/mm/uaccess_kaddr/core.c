@@ -93,6 +93,12 @@ static atomic_t uk_sites_used;
 #define UK_NMI_SLOTS		4
 
 /*
+ * An address class that only the page tables can tell (a kernel address,
+ * mapped or not): not looked up in NMI context, but by uk_irq_work().
+ */
+#define UK_CLASS_LATER		0xff
+
+/*
  * Per-CPU event buffers.  Outside NMI context the active buffer is filled
  * under @lock with interrupts off; the drain work swaps it for the spare one.
  * An NMI cannot take @lock (it may have interrupted its holder), so it
@@ -340,7 +346,8 @@ static void uk_irq_work(struct irq_work *work)
 	for_each_set_bit(i, &ready, UK_NMI_SLOTS) {
 		struct uk_event *ev = &q->nmi_slot[i];
 
-		ev->addr_class = uk_classify(ev->addr, ev->size);
+		if (!ev->addr_class || ev->addr_class == UK_CLASS_LATER)
+			ev->addr_class = uk_classify(ev->addr, ev->size);
 		uk_print_report(ev, ev->warn);
 		uk_notify_kunit(ev);
 		if (!uk_queue_event(q, ev))
@@ -372,12 +379,10 @@ static void uk_notify_kunit(const struct uk_event *ev)
 					(void *)ev->ip);
 }
 
-/* Where a kernel-half address points; any context, no locks. */
-static unsigned int uk_classify(unsigned long addr, unsigned long size)
+/* Where an address points, without looking at the page tables. */
+static unsigned int uk_classify_range(unsigned long addr, unsigned long size)
 {
 	unsigned long last = addr + (size ? size - 1 : 0);
-	unsigned int level;
-	pte_t *pte;
 
 	if (last < addr)
 		last = ULONG_MAX;
@@ -395,6 +400,18 @@ static unsigned int uk_classify(unsigned long addr, unsigned long size)
 	if ((addr & PAGE_MASK) == VSYSCALL_ADDR)
 		return UACCESS_KADDR_ADDR_CLASS_VSYSCALL;
 #endif
+	return UK_CLASS_LATER;
+}
+
+/* Where an address points; any context but NMI, no locks. */
+static unsigned int uk_classify(unsigned long addr, unsigned long size)
+{
+	unsigned int class = uk_classify_range(addr, size);
+	unsigned int level;
+	pte_t *pte;
+
+	if (class != UK_CLASS_LATER)
+		return class;
 	pte = lookup_address(addr, &level);
 	if (pte && pte_present(*pte))
 		return UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED;
@@ -433,7 +450,7 @@ static void uk_record(struct uk_site *s, unsigned int kind,
 		return;
 	}
 
-	if (!addr_class)
+	if (!addr_class || addr_class == UK_CLASS_LATER)
 		addr_class = uk_classify(addr, size);
 
 	local_irq_save(flags);
@@ -584,7 +601,7 @@ unsigned int uaccess_kaddr_fault_class(unsigned long addr, bool known)
 		return 0;
 	if (!known)
 		return UACCESS_KADDR_ADDR_CLASS_NONCANONICAL;
-	class = uk_classify(addr, 1);
+	class = in_nmi() ? uk_classify_range(addr, 1) : uk_classify(addr, 1);
 	switch (class) {
 	case UACCESS_KADDR_ADDR_CLASS_USER:
 		return 0;
@@ -675,8 +692,13 @@ static void uk_drain(struct work_struct *work)
 		queue_work(system_unbound_wq, &uk_drain_work);
 }
 
+/* Process context: every event recorded so far has been sent or dropped. */
 void uk_flush_events(void)
 {
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		irq_work_sync(&per_cpu_ptr(&uk_queue, cpu)->irq_work);
 	flush_work(&uk_drain_work);
 }
 

@@ -189,6 +189,15 @@ static noinline int uk_trigger_copy_mc_to_user(void __user *p,
 	return copy_mc_to_user(p, buf, sizeof(buf)) ? -EFAULT : 0;
 }
 
+/* masked_user_access_begin() inside: checked. */
+static noinline int uk_trigger_checked_flushcache(void __user *p,
+						  void __user *upage)
+{
+	char buf[UK_TRIGGER_LEN];
+
+	return copy_from_user_flushcache(buf, p, sizeof(buf)) ? -EFAULT : 0;
+}
+
 /* user_access_begin() inside: checked. */
 static noinline int uk_trigger_checked_csum_copy_from_user(void __user *p,
 							   void __user *upage)
@@ -367,6 +376,7 @@ static const struct uk_trigger uk_triggers[] = {
 		.out_of_line = true,
 	},
 	UK_CHECKED(checked_csum_copy_from_user, false),
+	UK_CHECKED(checked_flushcache, false),
 #endif
 	UK_CHECKED(checked_nontemporal, false),
 	UK_CHECKED(checked_futex_cmpxchg, true),

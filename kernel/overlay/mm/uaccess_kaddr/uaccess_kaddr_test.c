@@ -12,6 +12,7 @@
 #include <kunit/test.h>
 #include <linux/cpumask.h>
 #include <linux/irq_work.h>
+#include <linux/kfence.h>
 #include <linux/kallsyms.h>
 #include <linux/mman.h>
 #include <linux/nmi.h>
@@ -421,6 +422,9 @@ static void uk_test_matrix_each_cpu(struct kunit *test)
 	struct uk_test_ctx *ctx = test->priv;
 	char stack[UK_TRIGGER_LEN * 2] = {};
 	unsigned int cpu, round, i, bad = 0;
+	struct uk_status a, b;
+
+	uk_get_status(&a);
 
 	for_each_online_cpu(cpu) {
 		KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
@@ -437,6 +441,11 @@ static void uk_test_matrix_each_cpu(struct kunit *test)
 				want = uk_expected(t, class);
 				ctx->nr_seen = 0;
 				t->fn(p, ctx->bufs.upage);
+				/*
+				 * A pinned loop outruns the drain work: let it
+				 * empty the queue, or events would be dropped.
+				 */
+				uk_flush_events();
 				if (ctx->nr_seen == !!want.kind &&
 				    (!want.kind || ctx->seen[0].kind == want.kind))
 					continue;
@@ -448,7 +457,10 @@ static void uk_test_matrix_each_cpu(struct kunit *test)
 		}
 	}
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	uk_get_status(&b);
 	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_EXPECT_EQ_MSG(test, b.dropped, a.dropped,
+			    "a dropped event is no report the observer sees");
 }
 
 /* The bytes a refused access would have written are untouched. */
@@ -487,6 +499,52 @@ static void uk_test_copy_kernel_operand(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->nr_seen, 0);
 }
 
+#ifdef CONFIG_KFENCE
+/* A KFENCE object that ends where its guard page begins. */
+static void *uk_kfence_alloc_before_guard(size_t size)
+{
+	unsigned long timeout = jiffies +
+				msecs_to_jiffies(100 * kfence_sample_interval);
+	void *p;
+
+	do {
+		p = kmalloc(size, GFP_KERNEL);
+		if (is_kfence_address(p) && PAGE_ALIGNED((unsigned long)p + size))
+			return p;
+		kfree(p);
+		cond_resched();
+	} while (time_before(jiffies, timeout));
+	return NULL;
+}
+
+/*
+ * The same on a KFENCE-guarded object: the fixup is not applied, so that
+ * KFENCE reports the out-of-bounds read and lets the copy complete.
+ */
+static void uk_test_copy_kfence_operand(struct kunit *test)
+{
+	struct uk_test_ctx *ctx = test->priv;
+	size_t size = 32;
+	char *obj;
+
+	if (!READ_ONCE(kfence_sample_interval))
+		kunit_skip(test, "KFENCE is disabled (kfence.sample_interval=0)");
+	obj = uk_kfence_alloc_before_guard(size);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, obj,
+				  "no KFENCE object within 100 sample intervals");
+	pr_info("uaccess_kaddr_test: a KFENCE out-of-bounds read report follows\n");
+	KUNIT_EXPECT_EQ(test, copy_to_user(ctx->bufs.upage, obj + size - 8, 16), 0);
+	pr_info("uaccess_kaddr_test: end of the expected KFENCE report\n");
+	KUNIT_EXPECT_EQ(test, ctx->nr_seen, 0);
+	kfree(obj);
+}
+#else
+static void uk_test_copy_kfence_operand(struct kunit *test)
+{
+	kunit_skip(test, "no KFENCE");
+}
+#endif
+
 #ifdef CONFIG_X86
 /*
  * A #GP in a user access whose operand cannot be decoded (here the fixup is
@@ -524,6 +582,62 @@ static void uk_test_gp_undecoded(struct kunit *test)
 }
 #endif
 
+#ifdef CONFIG_X86_64
+/*
+ * The reporter's asm takes its operands in any register; each must be read
+ * before the register it sits in is reloaded.  Here @how sits in %esi and
+ * @ptr in %edi, the registers the asm loads last.
+ */
+static noinline void uk_report_from_argument_registers(void __user *p)
+{
+	register unsigned long ptr asm("rdi") = (__force unsigned long)p;
+	register unsigned long size asm("rdx") = 8;
+	register unsigned int how asm("esi") = UACCESS_KADDR_GET_USER;
+
+	asm volatile("" : "+r" (ptr), "+r" (size), "+r" (how));
+	arch_uaccess_kaddr_report(__uaccess_kaddr_precheck,
+				  (void __user *)ptr, size, how);
+}
+
+static void uk_test_report_operands(struct kunit *test)
+{
+	struct uk_test_ctx *ctx = test->priv;
+
+	uk_report_from_argument_registers((void __user *)ctx->bufs.kbuf);
+	KUNIT_ASSERT_EQ(test, ctx->nr_seen, 1);
+	KUNIT_EXPECT_EQ(test, ctx->seen[0].helper, UACCESS_KADDR_HELPER_GET_USER);
+	KUNIT_EXPECT_EQ(test, ctx->seen[0].dir,
+			UACCESS_KADDR_DIRECTION_FROM_USER);
+	KUNIT_EXPECT_EQ(test, ctx->seen[0].size, 8);
+	KUNIT_EXPECT_EQ(test, ctx->seen[0].addr, (unsigned long)ctx->bufs.kbuf);
+}
+#else
+static void uk_test_report_operands(struct kunit *test)
+{
+	kunit_skip(test, "x86-64 only");
+}
+#endif
+
+/* unsafe_try_cmpxchg_user() evaluates its pointer argument once. */
+static void uk_test_cmpxchg_pointer_once(struct kunit *test)
+{
+	struct uk_test_ctx *ctx = test->priv;
+	u32 __user *base = ctx->bufs.upage;
+	u32 old = 0;
+	int i = 0;
+
+	if (!user_access_begin(base, 2 * sizeof(u32)))
+		goto fail;
+	unsafe_try_cmpxchg_user(base + i++, &old, 1, efault);
+	user_access_end();
+	KUNIT_EXPECT_EQ(test, i, 1);
+	return;
+efault:
+	user_access_end();
+fail:
+	KUNIT_FAIL(test, "the user page faulted");
+}
+
 /* Nothing is left counted as "inside the reporter" on any CPU. */
 static void uk_test_nesting_balanced(struct kunit *test)
 {
@@ -540,7 +654,10 @@ static struct kunit_case uk_test_cases[] = {
 	KUNIT_CASE(uk_test_same_address_two_sites),
 	KUNIT_CASE(uk_test_refused_writes),
 	KUNIT_CASE(uk_test_copy_kernel_operand),
+	KUNIT_CASE(uk_test_copy_kfence_operand),
 	KUNIT_CASE(uk_test_gp_undecoded),
+	KUNIT_CASE(uk_test_report_operands),
+	KUNIT_CASE(uk_test_cmpxchg_pointer_once),
 	KUNIT_CASE(uk_test_matrix_each_cpu),
 	KUNIT_CASE(uk_test_nesting_balanced),
 	{}
