@@ -563,10 +563,11 @@ class Report:
     def kasan(self):
         self.p('## 5. Against KASAN')
         self.p()
-        self.p('The same microbenchmarks on the same configuration plus generic '
-               'inline KASAN (what users run otherwise to catch memory bugs), '
-               'against the kernel without the patch: median guest instructions '
-               'per call.')
+        self.p('The same microbenchmarks on the same configuration plus '
+               'kasan.config (generic inline KASAN, KCOV with comparisons, '
+               'PREEMPT: the instrumentation syzbot runs, built with gcc like '
+               'the others), against the kernel without the patch: median '
+               'guest instructions per call.')
         self.p()
         runs = self.m.get('syscalls', {})
         det = parse_syscalls(read_lines(runs['patched'])) if 'patched' in runs else {}
