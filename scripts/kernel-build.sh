@@ -11,7 +11,8 @@
 #   lean      base + debug + lean      no kallsyms, SEV-ES #VC emulation built
 #   bench     base + bench             production-like (-O2, no lockdep/KUnit),
 #                                      detector and test module (make bench)
-#   bench-kasan  base + bench + kasan  the same with generic KASAN
+#   bench-kasan  base + bench + kasan  the same with KASAN, KCOV, PREEMPT (gcc,
+#                                      like bench and unpatched)
 #   unpatched base + bench + unpatched the pristine tree (no patch at all),
 #                                      in build/linux-base: the baseline
 #
