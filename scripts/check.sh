@@ -76,7 +76,8 @@ cat build/logs/host-suites.log
 if [ "$debug_built" = 0 ]; then
 	suite vm-debug tests/vm/check.sh debug/5 debug/4 \
 		debug/5/uaccess_kaddr=warn debug/5/uaccess_kaddr=count \
-		debug/5/uaccess_kaddr=off debug/5/uaccess_kaddr_access=allow
+		debug/5/uaccess_kaddr=off debug/5/uaccess_kaddr_access=allow \
+		debug/4/uaccess_kaddr=warn,panic_on_warn=1,kunit.enable=0
 	suite lint scripts/tap-suite.sh lint scripts/kernel-lint.sh
 	suite spec scripts/tap-suite.sh spec python3 tests/kernel/spec_check.py build/linux
 	gate rootfs rootfs_ready
@@ -84,7 +85,8 @@ if [ "$debug_built" = 0 ]; then
 	suite bench-smoke scripts/tap-suite.sh bench-smoke tests/bench/bench.sh --smoke
 fi
 gate kernel-nodetect scripts/kernel-build.sh nodetect
-# No kallsyms, SEV-ES #VC code built: the KUnit suite, 4-level paging.
+# No kallsyms, no netlink layer, SEV-ES #VC code built: the KUnit suite,
+# 4-level paging.
 if gate kernel-lean scripts/kernel-build.sh lean; then
 	suite vm-lean tests/vm/check.sh lean/4/uaccess_test.kunit_only
 fi

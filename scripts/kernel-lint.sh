@@ -4,8 +4,10 @@
 #    inside the tree so that the SPDX and commit checks work: no ERROR, no
 #    WARNING (CHECKs are listed; docs/kernel-patches.md justifies them);
 #  - sparse (make C=2) on every new kernel source file, in the debug build.
-# FILE_PATH_CHANGES ("does MAINTAINERS need updating?") is ignored: the first
-# patch adds the MAINTAINERS entry that covers the files the others add.
+# FILE_PATH_CHANGES ("does MAINTAINERS need updating?") is ignored: each
+# patch that adds a file adds it to the MAINTAINERS entry.  So is
+# UNKNOWN_COMMIT_ID: build/linux is a release tarball without history, where
+# the commits that Fixes: tags name cannot be looked up.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$top/build/linux
@@ -17,7 +19,7 @@ for p in "$top"/build/series/0*.patch; do
 	name=$(basename "$p")
 	[ "$name" = 0000-cover-letter.patch ] && continue
 	out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --terse --showfile \
-		--ignore FILE_PATH_CHANGES "$p" 2>&1)
+		--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID "$p" 2>&1)
 	bad=$(echo "$out" | grep -E ': (ERROR|WARNING):')
 	checks=$(echo "$out" | grep -c ': CHECK:')
 	if [ -z "$bad" ] && ! echo "$out" | grep -q 'total: [1-9][0-9]* errors'; then
@@ -28,10 +30,12 @@ for p in "$top"/build/series/0*.patch; do
 	fi
 done
 
-# sparse on the files the series adds, compiled in the debug build.
-objs="mm/uaccess_kaddr/core.o mm/uaccess_kaddr/report.o mm/uaccess_kaddr/netlink.o
-mm/uaccess_kaddr/uaccess_kaddr_test.o arch/x86/mm/uaccess_kaddr.o lib/test_uaccess_kaddr.o
-arch/x86/mm/extable.o"
+# sparse on the files the series adds or changes, compiled in the debug build
+# (mm/kasan/report.c is compiled in the KASAN build only).
+objs="mm/uaccess_kaddr/core.o mm/uaccess_kaddr/report.o mm/uaccess_kaddr/object.o
+mm/uaccess_kaddr/debugfs.o mm/uaccess_kaddr/netlink.o mm/uaccess_kaddr/uaccess_kaddr_test.o
+arch/x86/mm/uaccess_kaddr.o lib/test_uaccess_kaddr.o arch/x86/mm/extable.o
+arch/x86/kernel/traps.o"
 out=$(make -s -C "$tree" O="$top/build/kernel/debug" C=2 $objs 2>&1)
 rc=$?
 warn=$(echo "$out" | grep -E 'warning:|error:')

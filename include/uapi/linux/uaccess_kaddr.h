@@ -15,10 +15,10 @@
  *   set-config.
  * @UACCESS_KADDR_MODE_OFF: Detection disabled, accesses are not checked.
  * @UACCESS_KADDR_MODE_COUNT: Count hits per site, do not emit events.
- * @UACCESS_KADDR_MODE_REPORT: Count hits and emit rate-limited events (the
- *   default).
- * @UACCESS_KADDR_MODE_WARN: As report, and also WARN() in the kernel log for
- *   each event.
+ * @UACCESS_KADDR_MODE_REPORT: Count hits, report them in the kernel log and
+ *   emit events, rate-limited (the default).
+ * @UACCESS_KADDR_MODE_WARN: As report, and each report taints the kernel
+ *   (TAINT_WARN) and honours panic_on_warn.
  */
 enum uaccess_kaddr_mode {
 	UACCESS_KADDR_MODE_OFF = 1,

@@ -1,5 +1,8 @@
 #!/bin/sh
-# The kernel log line of a report: what it names, what it hides, how often.
+# The report in the kernel log, for each kind of hit: its shape (as KASAN's
+# and KFENCE's), what it names, that it shows the address, how often it
+# comes.  The host checks the same reports on the console as syzkaller
+# titles them (tests/vm/report_format.py).
 trig=/sys/kernel/debug/test_uaccess_kaddr/trigger
 . /tests/lib.sh
 
@@ -7,90 +10,114 @@ if [ ! -w "$trig" ]; then
 	echo "not ok - test module loaded # $trig missing"
 	exit 0
 fi
+ruler='^==================================================================$'
+# hit 'HELPER CLASS': one hit on a cleared log.
+hit() {
+	dmesg -c >/dev/null
+	echo "$1" >"$trig"
+}
+# expect N WHAT PATTERN: report N has a line matching PATTERN.
+expect() {
+	l=$(report_line "$1" "$3")
+	check "$([ -n "$l" ] && echo 0 || echo 1)" "$2" "no line /$3/ in: $(head -n 12 /tmp/reports.txt | tr '\n' '|')"
+}
 
-# kptr_restrict=2: %pK prints zeros, whoever reads the log.
+# Every hit of a site reported (the ratelimit has its own check below).
+uaccessctl set ratelimit-interval 0 >/dev/null 2>&1 ||
+	check 1 "uaccessctl set ratelimit-interval 0" "$(uaccessctl set ratelimit-interval 0 2>&1)"
+
+# The address shows whatever kptr_restrict says, as in KASAN's reports.
 echo 2 >/proc/sys/kernel/kptr_restrict
-dmesg -c >/dev/null
-echo "get_user kernel-kmalloc" >"$trig"
-line=$(dmesg | grep 'uaccess_kaddr: precheck:' | head -n 1)
+hit "get_user kernel-kmalloc"
 case "$mode" in
 off|count)
-	check "$([ -z "$line" ] && echo 0 || echo 1)" "mode $mode prints no report" "got: $line"
+	# No event is even recorded: nothing can be printed later.
+	wait_reports 0
+	check "$(grep -c 'uaccess-kaddr' /tmp/reports.txt)" "mode $mode prints no report" "$(head -n 3 /tmp/reports.txt)"
 	if [ "$mode" = off ]; then
-		check "$(dmesg | grep -c WARNING)" "mode off warns nothing" "$(dmesg | grep WARNING)"
+		check "$(grep -c 'WARNING' /tmp/reports.txt)" "mode off warns nothing" "$(grep WARNING /tmp/reports.txt)"
 	fi
 	exit 0
 	;;
 esac
+wait_reports 1 || check 1 "precheck: a report within 10 s" "$(tail -n 5 /tmp/reports.txt)"
+expect 1 "precheck: header names helper, direction and caller (module)" \
+	'^BUG: uaccess-kaddr: __get_user from kernel address in uk_trigger_get_user\+0x[0-9a-f]+/0x[0-9a-f]+ \[test_uaccess_kaddr\]$'
+expect 1 "precheck: the access, the raw address (kptr_restrict=2), blocked" \
+	'^Read of 8 bytes from mapped kernel address 0xff[0-9a-f]{14} \(access blocked\)$'
+expect 1 "precheck: the task that made the access" \
+	'^CPU: [0-9]+ UID: 0 PID: [0-9]+ Comm: [^ ]+ (Not tainted|Tainted: [A-Z ]+) [^ ]+$'
+expect 1 "precheck: a call trace from the call site" '^ uk_trigger_get_user\+0x'
+expect 1 "precheck: the site's counts" '^Site: hit 1 times, 0 reports suppressed since its last one$'
+if grep -q 'KernelAddressSanitizer initialized' /tmp/kmsg.txt; then
+	expect 1 "precheck: KASAN's description of the object the address reaches" \
+		'^The buggy address belongs to the object at [0-9a-f]+$'
+	expect 1 "precheck: KASAN finds every byte accessible" '^KASAN: every byte of the range is accessible$'
+else
+	expect 1 "precheck: the slab object the address reaches" \
+		'^The address belongs to the object at 0xff[0-9a-f]{14} which belongs to the cache kmalloc-[0-9a-z]+ of size [0-9]+'
+fi
+n=$(grep -cE "$ruler" /tmp/reports.txt)
+check "$([ "$n" = 2 ] && echo 0 || echo 1)" "precheck: one report between two rulers" "$n rulers"
+if [ "$mode" = warn ]; then
+	expect 1 "mode warn: the report shows the kernel tainted W" '^CPU: .* Tainted: [A-Z ]*W'
+	check "$(grep -c 'WARNING:\|cut here' /tmp/reports.txt)" "mode warn: the same report, no WARNING splat" \
+		"$(grep 'WARNING:\|cut here' /tmp/reports.txt)"
+fi
 
-want='uaccess_kaddr: precheck: mapped kernel address 0000000000000000, 8 bytes, passed to __get_user (from user) at uk_trigger_get_user+0x'
-case "$line" in
-*"$want"*) check 0 "report line names helper, direction and caller by symbol" ;;
-*) check 1 "report line names helper, direction and caller by symbol" "want '$want...', got '$line'" ;;
-esac
-case "$line" in
-*"[test_uaccess_kaddr]"*) check 0 "report line names the module of the caller" ;;
-*) check 1 "report line names the module of the caller" "got '$line'" ;;
-esac
-case "$line" in
-*"comm "*" pid "*", site hit 1 times, 0 suppressed"*) check 0 "report line has comm, pid and counts" ;;
-*) check 1 "report line has comm, pid and counts" "got '$line'" ;;
-esac
+# Without a pre-access check, the fault detector reports the #PF.
+hit "copy_user_generic kernel-unmapped"
+wait_reports 1
+expect 1 "fault: header names copy_user_generic and its caller" \
+	'^BUG: uaccess-kaddr: copy_user_generic from kernel address in uk_trigger_copy_user_generic\+0x'
+expect 1 "fault: a read from an unmapped kernel address, failed" \
+	'^Read from unmapped kernel address 0xff[0-9a-f]{14} \(page fault, access failed\)$'
 
-# kptr_restrict=0: %pK hashes; the line must not carry a raw kernel pointer.
-echo 0 >/proc/sys/kernel/kptr_restrict
-dmesg -c >/dev/null
-echo "put_user kernel-stack" >"$trig"
-addr=$(dmesg | sed -n 's/.*kernel address \([0-9a-f]*\),.*/\1/p' | head -n 1)
-case "$addr" in
-ffff8*|ffff9*|ffffa*|ffffb*|ffffc*) check 1 "address hashed under kptr_restrict=0" "raw-looking $addr" ;;
-"") check 1 "address hashed under kptr_restrict=0" "no report line" ;;
-*) check 0 "address hashed under kptr_restrict=0 ($addr)" ;;
-esac
-echo 2 >/proc/sys/kernel/kptr_restrict
-
-# Without a pre-access check, the fault detector reports the fault.
-dmesg -c >/dev/null
-echo "copy_user_generic kernel-unmapped" >"$trig"
-line=$(dmesg | grep 'uaccess_kaddr: fault:' | head -n 1)
-want='uaccess_kaddr: fault: unmapped kernel address 0000000000000000, 0 bytes, passed to copy_user_generic (from user) at uk_trigger_copy_user_generic+0x'
-case "$line" in
-*"$want"*) check 0 "a fault on a kernel address is reported with its caller" ;;
-*) check 1 "a fault on a kernel address is reported with its caller" "want '$want...', got '$line'" ;;
-esac
+# marker: a hit at another site after hits that must not be reported;
+# prints how many other reports there are.  Reports come out in the order
+# of the hits: once the marker's is printed, any report of the hits before
+# it would be too.
+marker() {
+	echo "clear_user kernel-kmalloc" >"$trig"
+	wait_reports 1
+	grep '^BUG: uaccess-kaddr: ' /tmp/reports.txt | grep -vc ' in uk_trigger_clear_user+'
+}
 
 # A lower-half non-canonical address raises #GP with 4-level paging only.
-dmesg -c >/dev/null
-echo "get_user noncanonical-low" >"$trig"
-line=$(dmesg | grep 'uaccess_kaddr:' | head -n 1)
+hit "get_user noncanonical-low"
 if grep -qw la57 /proc/cpuinfo; then
-	check "$([ -z "$line" ] && echo 0 || echo 1)" "5-level paging: 0x0080000000000000 is a user address, no report" "got '$line'"
+	check "$(marker)" "5-level paging: 0x0080000000000000 is a user address, no report" \
+		"$(grep '^BUG: ' /tmp/reports.txt)"
 else
-	want='uaccess_kaddr: gp: non-canonical address 0000000000000000, 0 bytes, passed to __get_user (from user) at uk_trigger_get_user+0x'
-	case "$line" in
-	*"$want"*) check 0 "4-level paging: #GP address decoded and reported" ;;
-	*) check 1 "4-level paging: #GP address decoded and reported" "want '$want...', got '$line'" ;;
-	esac
+	wait_reports 1
+	expect 1 "gp: header names __get_user and its caller" \
+		'^BUG: uaccess-kaddr: __get_user from kernel address in uk_trigger_get_user\+0x'
+	expect 1 "gp: the #GP's address decoded, the access failed" \
+		'^Read from non-canonical address 0x80000000000000 \(general protection fault, access failed\)$'
 fi
+
+# Two call sites, two reports: the host checks that their titles differ.
+dmesg -c >/dev/null
+echo "put_user kernel-stack" >"$trig"
+echo "unsafe_put_user kernel-stack" >"$trig"
+wait_reports 2
+expect 1 "two sites: the first report names __put_user" '^BUG: uaccess-kaddr: __put_user to kernel address in uk_trigger_put_user\+'
+expect 2 "two sites: the second names unsafe_put_user" '^BUG: uaccess-kaddr: unsafe_put_user to kernel address in uk_trigger_unsafe_put_user\+'
+expect 1 "stack: the address is on the task's own stack" '^The address is on the stack of the task that made the access'
 
 # The checked helpers reject kernel pointers: bad input, not a bug.
 dmesg -c >/dev/null
 for h in checked_get_user checked_put_user checked_copy_from_user checked_copy_to_user; do
 	echo "$h kernel-kmalloc" >"$trig"
 done
-n=$(dmesg | grep -c 'uaccess_kaddr:')
-check "$n" "checked helpers given kernel pointers print nothing" "$n lines"
+check "$(marker)" "checked helpers given kernel pointers print nothing" \
+	"$(grep '^BUG: ' /tmp/reports.txt)"
 
-# Per-site ratelimit: one line for the first hit, then silence.
-dmesg -c >/dev/null
-echo "copy_to_user kernel-kmalloc 1000" >"$trig"
-n=$(dmesg | grep -c 'uaccess_kaddr: precheck:')
-check "$([ "$n" -le 1 ] && echo 0 || echo 1)" "1000 hits of one site print at most one line ($n)" "$n lines"
-
-if [ "$mode" = warn ]; then
-	dmesg -c >/dev/null
-	echo "clear_user kernel-kmalloc" >"$trig"
-	w=$(dmesg | grep 'WARNING: CPU: .* at uk_trigger_clear_user+0x' | head -n 1)
-	check "$([ -n "$w" ] && echo 0 || echo 1)" "mode warn: WARNING titled by the call site" "$(dmesg | head -n 5)"
-	check "$(dmesg | grep -c 'cut here' | grep -qx 1 && echo 0 || echo 1)" "mode warn: one cut-here marker" "$(dmesg | grep -c 'cut here')"
-fi
+# Per-site ratelimit: a report for the first hit, then silence.
+uaccessctl set ratelimit-interval 5000 >/dev/null 2>&1
+hit "copy_to_user kernel-kmalloc 1000"
+uaccessctl set ratelimit-interval 0 >/dev/null 2>&1
+n=$(marker)
+check "$([ "$n" -le 1 ] && echo 0 || echo 1)" "1000 hits of one site print at most one report ($n)" \
+	"$(grep '^BUG: ' /tmp/reports.txt)"
+uaccessctl set ratelimit-interval 5000 >/dev/null 2>&1

@@ -32,3 +32,27 @@ start_uaccessd() {
 	daemon_pid=$!
 	uk_daemon_check wait /run/uaccessd/control subscribed 20
 }
+
+# wait_reports N: wait up to 10 s for N complete uaccess-kaddr reports in the
+# kernel log (they are printed by a work item, after the hit), then put the
+# log, timestamps stripped, in /tmp/reports.txt.  0 when they are all there.
+wait_reports() {
+	for _ in $(seq 100); do
+		dmesg | sed 's/^\[[^]]*\] //' >/tmp/reports.txt
+		h=$(grep -c '^BUG: uaccess-kaddr: ' /tmp/reports.txt)
+		r=$(grep -c '^==================================================================$' /tmp/reports.txt)
+		[ "$h" -ge "$1" ] && [ "$r" -ge $((2 * h)) ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# report_line N PATTERN: the first line of /tmp/reports.txt matching the
+# extended regular expression PATTERN, in report number N (from 1).  (Given
+# through the environment: awk -v would take the backslashes as escapes.)
+report_line() {
+	n="$1" re="$2" awk '
+		BEGIN { n = ENVIRON["n"]; re = ENVIRON["re"] }
+		/^BUG: uaccess-kaddr: / { k++ }
+		k == n && $0 ~ re { print; exit }' /tmp/reports.txt
+}

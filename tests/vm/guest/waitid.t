@@ -15,6 +15,7 @@ if [ ! -r "$addrs" ]; then
 	echo "not ok - test module loaded # $addrs missing"
 	exit 0
 fi
+access_knob=$(sed -n 's/.*uaccess_kaddr_access=\([a-z]*\).*/\1/p' /proc/cmdline)
 kmalloc=$(sed -n 's/^kmalloc \(0x[0-9a-f]*\)$/\1/p' "$addrs")
 unmapped=$(sed -n 's/^unmapped \(0x[0-9a-f]*\)$/\1/p' "$addrs")
 if [ -z "$kmalloc" ] || [ -z "$unmapped" ]; then
@@ -22,33 +23,43 @@ if [ -z "$kmalloc" ] || [ -z "$unmapped" ]; then
 	exit 0
 fi
 
-# run_poc ARG: run the PoC as nobody on a cleared log.  Sets $out (its output),
-# $rc, $pid (its pid), $line (the first report line) and $n (the number of
-# uaccess_kaddr lines, cut-here markers of mode warn included).
+# run_poc ARG REPORTS: run the PoC as nobody on a cleared log, and wait for
+# the REPORTS reports it should cause (none in modes off and count).  Sets
+# $out (its output), $rc, $pid (its pid), $n (the number of reports) and,
+# from the first report, $header, $access and $task.
 run_poc() {
 	dmesg -c >/dev/null
 	out=$("$poc" --as-nobody "$1" 2>&1)
 	rc=$?
 	pid=$(echo "$out" | sed -n 's/^waitid_poc: pid=\([0-9]*\) .*/\1/p' | head -n 1)
-	line=$(dmesg | grep -E 'uaccess_kaddr: (precheck|fault|gp): ' | head -n 1)
-	n=$(dmesg | grep -c 'uaccess_kaddr: ')
+	case "$mode" in off|count) wait_reports 0 ;; *) wait_reports "$2" ;; esac
+	n=$(grep -c '^BUG: uaccess-kaddr: ' /tmp/reports.txt)
+	header=$(report_line 1 '^BUG: uaccess-kaddr: ')
+	access=$(report_line 1 '^(Read|Write|Access)')
+	task=$(report_line 1 '^CPU: ')
 }
 
-# report WHAT CLASS: the first report line after the PoC ran is a precheck
-# of unsafe_put_user in waitid, for the PoC's process, of CLASS address.
+# report WHAT CLASS: the first report after the PoC ran is the pre-access
+# check of unsafe_put_user in waitid, for the PoC's process, of a CLASS
+# address, refused unless the kernel lets such accesses through.
 report() {
 	case "$mode" in
 	off|count)
-		check "$n" "$1: mode $mode prints no report" "expected no line, got '$line'"
+		check "$n" "$1: mode $mode prints no report" "expected none, got '$header'"
 		return
 		;;
 	esac
-	re="uaccess_kaddr: precheck: $2 address [0-9a-f]+, 4 bytes, passed to unsafe_put_user \(to user\) at (__do_sys_waitid|__se_sys_waitid|__x64_sys_waitid)\+0x[0-9a-f]+/0x[0-9a-f]+; comm waitid_poc pid $pid, "
-	if [ -n "$pid" ] && echo "$line" | grep -qE "$re"; then
-		check 0 "$1: precheck report names unsafe_put_user, waitid and waitid_poc"
+	outcome="access blocked"
+	[ "$access_knob" = allow ] && outcome="access allowed by uaccess_kaddr_access=allow"
+	re_h='^BUG: uaccess-kaddr: unsafe_put_user to kernel address in (__do_sys_waitid|__se_sys_waitid|__x64_sys_waitid)\+0x[0-9a-f]+/0x[0-9a-f]+$'
+	re_a="^Write of 4 bytes to $2 address 0xff[0-9a-f]{14} \\($outcome\\)\$"
+	re_t="^CPU: [0-9]+ UID: 65534 PID: $pid Comm: waitid_poc "
+	if [ -n "$pid" ] && echo "$header" | grep -qE "$re_h" &&
+		echo "$access" | grep -qE "$re_a" && echo "$task" | grep -qE "$re_t"; then
+		check 0 "$1: report names unsafe_put_user in waitid, the write, and waitid_poc as nobody"
 	else
-		check 1 "$1: precheck report names unsafe_put_user, waitid and waitid_poc" \
-			"expected /$re/, got '$line'"
+		check 1 "$1: report names unsafe_put_user in waitid, the write, and waitid_poc as nobody" \
+			"expected /$re_h/ /$re_a/ /$re_t/, got '$header' '$access' '$task'"
 	fi
 }
 
@@ -67,7 +78,7 @@ returns() {
 # they run, so that each gets its report line.
 uaccessctl set ratelimit-interval 0 >/dev/null 2>&1 ||
 	check 1 "uaccessctl set ratelimit-interval 0" "$(uaccessctl set ratelimit-interval 0 2>&1)"
-run_poc "$unmapped"
+run_poc "$unmapped" 1
 returns "unmapped kernel address" -1 14
 report "unmapped kernel address" "unmapped kernel"
 
@@ -76,14 +87,13 @@ report "unmapped kernel address" "unmapped kernel"
 # refused as a failed access_ok() would refuse it and the page is left as
 # it was, unless the kernel was booted to let such accesses through.
 kbuf=/sys/kernel/debug/test_uaccess_kaddr/kbuf
-access=$(sed -n 's/.*uaccess_kaddr_access=\([a-z]*\).*/\1/p' /proc/cmdline)
 before=$(cat "$kbuf")
-run_poc "$kmalloc"
+run_poc "$kmalloc" 1
 after=$(cat "$kbuf")
-if [ "$mode" = off ] || [ "$access" = allow ]; then
+if [ "$mode" = off ] || [ "$access_knob" = allow ]; then
 	returns "mapped kernel address" 0 0
 	check "$([ "$after" != "$before" ] && echo 0 || echo 1)" \
-		"mapped kernel address: written (mode $mode, access ${access:-fail})" \
+		"mapped kernel address: written (mode $mode, access ${access_knob:-fail})" \
 		"the page still reads $after"
 else
 	returns "mapped kernel address" -1 14
@@ -95,10 +105,10 @@ report "mapped kernel address" "mapped kernel"
 uaccessctl set ratelimit-interval 5000 >/dev/null 2>&1
 
 # The ordinary call: a valid user buffer, no report.
-run_poc self
+run_poc self 0
 returns "user buffer" 0 0
 case "$out" in
 *"si_status=42 "*) check 0 "user buffer: siginfo carries the exit status 42" ;;
 *) check 1 "user buffer: siginfo carries the exit status 42" "expected 'si_status=42', got: $out" ;;
 esac
-check "$n" "user buffer: no report" "expected no line, got '$line'"
+check "$n" "user buffer: no report" "expected none, got '$header'"

@@ -9,9 +9,10 @@
  * code holding any lock.  It therefore never sleeps, never allocates, takes
  * no lock that an NMI could interrupt, touches per-CPU data only with
  * preemption disabled, and refuses to nest more than UK_MAX_NESTING deep on
- * one CPU.  Detailed events are copied into preallocated per-CPU buffers and
- * sent from process context by uk_drain_work; an NMI's event is classified
- * and printed by the irq_work that follows it.
+ * one CPU.  Detailed events are copied into preallocated per-CPU buffers;
+ * an NMI's event is classified by the irq_work that follows it; all are
+ * printed (report.c) and sent to the telemetry layer from process context
+ * by uk_drain_work.
  */
 
 #define pr_fmt(fmt) "uaccess_kaddr: " fmt
@@ -22,6 +23,7 @@
 #include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/panic.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched/task_stack.h>
@@ -36,7 +38,7 @@
 
 #include "uaccess_kaddr.h"
 
-static unsigned int uk_mode = UACCESS_KADDR_MODE_REPORT;
+static unsigned int uk_mode = UKADDR_MODE_REPORT;
 static unsigned int uk_rl_interval_ms = 5000;
 /* The same in jiffies, for the hit path: set with uk_rl_interval_ms. */
 static unsigned long uk_rl_interval;
@@ -79,7 +81,7 @@ void uaccess_kaddr_any_end(void)
 
 struct uk_site uk_sites[UK_SITES];
 
-static atomic64_t uk_hits[UACCESS_KADDR_KIND_PRECHECK + 1];
+static atomic64_t uk_hits[UKADDR_KIND_PRECHECK + 1];
 static atomic64_t uk_rejected;
 static atomic64_t uk_reported;
 static atomic64_t uk_suppressed;
@@ -122,6 +124,7 @@ static DEFINE_PER_CPU(struct uk_cpu_queue, uk_queue);
 
 #if IS_ENABLED(CONFIG_UACCESS_KADDR_KUNIT_TEST)
 void (*uk_test_observer)(const struct uk_event *ev);
+bool uk_test_quiet;
 #endif
 
 static void uk_drain(struct work_struct *work);
@@ -130,14 +133,14 @@ static DECLARE_WORK(uk_drain_work, uk_drain);
 static int __init uk_parse_mode(char *str)
 {
 	static const char * const names[] = {
-		[UACCESS_KADDR_MODE_OFF] = "off",
-		[UACCESS_KADDR_MODE_COUNT] = "count",
-		[UACCESS_KADDR_MODE_REPORT] = "report",
-		[UACCESS_KADDR_MODE_WARN] = "warn",
+		[UKADDR_MODE_OFF] = "off",
+		[UKADDR_MODE_COUNT] = "count",
+		[UKADDR_MODE_REPORT] = "report",
+		[UKADDR_MODE_WARN] = "warn",
 	};
 	unsigned int i;
 
-	for (i = UACCESS_KADDR_MODE_OFF; i < ARRAY_SIZE(names); i++) {
+	for (i = UKADDR_MODE_OFF; i < ARRAY_SIZE(names); i++) {
 		if (str && !strcmp(str, names[i])) {
 			uk_mode = i;
 			return 0;
@@ -164,12 +167,12 @@ early_param("uaccess_kaddr_access", uk_parse_access);
 static unsigned int uk_context(void)
 {
 	if (in_nmi())
-		return UACCESS_KADDR_CONTEXT_NMI;
+		return UKADDR_CTX_NMI;
 	if (in_hardirq())
-		return UACCESS_KADDR_CONTEXT_HARDIRQ;
+		return UKADDR_CTX_HARDIRQ;
 	if (in_serving_softirq())
-		return UACCESS_KADDR_CONTEXT_SOFTIRQ;
-	return UACCESS_KADDR_CONTEXT_TASK;
+		return UKADDR_CTX_SOFTIRQ;
+	return UKADDR_CTX_TASK;
 }
 
 /*
@@ -265,7 +268,8 @@ static void uk_fill_event(struct uk_event *ev, struct uk_site *s,
 			  unsigned int kind, unsigned int helper,
 			  unsigned int dir, unsigned long addr,
 			  unsigned long size, unsigned long ip,
-			  unsigned int addr_class, struct pt_regs *regs)
+			  unsigned int addr_class, struct pt_regs *regs,
+			  bool warn)
 {
 	struct task_struct *t = current;
 	struct pt_regs *uregs;
@@ -281,6 +285,12 @@ static void uk_fill_event(struct uk_event *ev, struct uk_site *s,
 	ev->ip = ip;
 	ev->addr_class = addr_class;
 	ev->context = uk_context();
+	ev->warn = warn;
+	ev->allowed = kind == UKADDR_KIND_PRECHECK && uaccess_kaddr_allow_access;
+	ev->on_stack = object_is_on_stack((void *)addr);
+#if IS_ENABLED(CONFIG_UACCESS_KADDR_KUNIT_TEST)
+	ev->quiet = READ_ONCE(uk_test_quiet);
+#endif
 	ev->site_id = s - uk_sites;
 	ev->count = atomic64_read(&s->count);
 	ev->suppressed = atomic64_xchg(&s->pending, 0);
@@ -293,7 +303,7 @@ static void uk_fill_event(struct uk_event *ev, struct uk_site *s,
 	 * a kthread that borrows an mm, or of an io_uring worker, are stale.
 	 */
 	ev->syscall_nr = -1;
-	if (ev->context == UACCESS_KADDR_CONTEXT_TASK && t->mm &&
+	if (ev->context == UKADDR_CTX_TASK && t->mm &&
 	    !(t->flags & (PF_KTHREAD | PF_IO_WORKER))) {
 		uregs = task_pt_regs(t);
 		ev->syscall_nr = syscall_get_nr(t, uregs);
@@ -333,9 +343,8 @@ static void uk_notify_kunit(const struct uk_event *ev);
 
 /*
  * Runs on the CPU that recorded the events, in hard interrupt context: an
- * NMI's events are classified (a page table walk) and printed here, not in
- * the NMI, whose stack is small and which may have interrupted printk or a
- * page table update.
+ * NMI's events are classified (a page table walk) here, not in the NMI,
+ * which may have interrupted a page table update.
  */
 static void uk_irq_work(struct irq_work *work)
 {
@@ -348,7 +357,6 @@ static void uk_irq_work(struct irq_work *work)
 
 		if (!ev->addr_class || ev->addr_class == UK_CLASS_LATER)
 			ev->addr_class = uk_classify(ev->addr, ev->size);
-		uk_print_report(ev, ev->warn);
 		uk_notify_kunit(ev);
 		if (!uk_queue_event(q, ev))
 			uk_event_unsent();
@@ -387,18 +395,18 @@ static unsigned int uk_classify_range(unsigned long addr, unsigned long size)
 	if (last < addr)
 		last = ULONG_MAX;
 	if (addr < TASK_SIZE_MAX && last < TASK_SIZE_MAX)
-		return UACCESS_KADDR_ADDR_CLASS_USER;
+		return UKADDR_CLASS_USER;
 	if (addr < TASK_SIZE_MAX)
 		addr = TASK_SIZE_MAX;	/* a range that runs off user space */
 	if (addr < TASK_SIZE_MAX + PAGE_SIZE)
-		return UACCESS_KADDR_ADDR_CLASS_GUARD_PAGE;
+		return UKADDR_CLASS_GUARD_PAGE;
 	if (addr >= -PAGE_SIZE)
-		return UACCESS_KADDR_ADDR_CLASS_ALL_ONES;
+		return UKADDR_CLASS_ALL_ONES;
 	if (!__is_canonical_address(addr, __VIRTUAL_MASK_SHIFT + 1))
-		return UACCESS_KADDR_ADDR_CLASS_NONCANONICAL;
+		return UKADDR_CLASS_NONCANONICAL;
 #ifdef CONFIG_X86_VSYSCALL_EMULATION
 	if ((addr & PAGE_MASK) == VSYSCALL_ADDR)
-		return UACCESS_KADDR_ADDR_CLASS_VSYSCALL;
+		return UKADDR_CLASS_VSYSCALL;
 #endif
 	return UK_CLASS_LATER;
 }
@@ -414,8 +422,8 @@ static unsigned int uk_classify(unsigned long addr, unsigned long size)
 		return class;
 	pte = lookup_address(addr, &level);
 	if (pte && pte_present(*pte))
-		return UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED;
-	return UACCESS_KADDR_ADDR_CLASS_KERNEL_UNMAPPED;
+		return UKADDR_CLASS_KERNEL_MAPPED;
+	return UKADDR_CLASS_KERNEL_UNMAPPED;
 }
 
 static void uk_record(struct uk_site *s, unsigned int kind,
@@ -439,10 +447,9 @@ static void uk_record(struct uk_site *s, unsigned int kind,
 			return;
 		}
 		ev = &q->nmi_slot[slot];
-		/* Classified and printed by uk_irq_work(). */
+		/* Classified by uk_irq_work(). */
 		uk_fill_event(ev, s, kind, helper, dir, addr, size, ip,
-			      addr_class, regs);
-		ev->warn = warn;
+			      addr_class, regs, warn);
 		set_bit(slot, &q->nmi_ready);
 		atomic64_inc(&uk_reported);
 		atomic64_inc(&s->reported);
@@ -458,8 +465,7 @@ static void uk_record(struct uk_site *s, unsigned int kind,
 	if (q->len < UK_QUEUE_LEN) {
 		ev = &q->active[q->len++];
 		uk_fill_event(ev, s, kind, helper, dir, addr, size, ip,
-			      addr_class, regs);
-		ev->warn = warn;
+			      addr_class, regs, warn);
 	} else {
 		ev = NULL;
 		atomic64_inc(&uk_dropped);
@@ -469,7 +475,6 @@ static void uk_record(struct uk_site *s, unsigned int kind,
 	if (ev) {
 		atomic64_inc(&uk_reported);
 		atomic64_inc(&s->reported);
-		uk_print_report(ev, warn);
 		uk_notify_kunit(ev);
 		irq_work_queue(&q->irq_work);
 	}
@@ -496,7 +501,7 @@ static void uk_hit(unsigned int kind, unsigned int how, unsigned long addr,
 	unsigned long now;
 	struct uk_site *s;
 
-	if (mode == UACCESS_KADDR_MODE_OFF)
+	if (mode == UKADDR_MODE_OFF)
 		return;
 	preempt_disable_notrace();
 	atomic64_inc(&uk_hits[kind]);
@@ -521,7 +526,7 @@ static void uk_hit(unsigned int kind, unsigned int how, unsigned long addr,
 	/* Concurrent hits may mix two comms: it is a hint, not a record. */
 	data_race(memcpy(s->last_comm, current->comm, sizeof(s->last_comm)));
 
-	if (mode == UACCESS_KADDR_MODE_COUNT)
+	if (mode == UKADDR_MODE_COUNT)
 		goto out;
 	if (!uk_ratelimit_pass(s)) {
 		atomic64_inc(&s->suppressed);
@@ -529,8 +534,14 @@ static void uk_hit(unsigned int kind, unsigned int how, unsigned long addr,
 		atomic64_inc(&uk_suppressed);
 		goto out;
 	}
+	/*
+	 * Mode warn is what a WARN means to fuzzers and fleets: the kernel is
+	 * tainted now; panic_on_warn panics once the report is printed.
+	 */
+	if (mode == UKADDR_MODE_WARN)
+		add_taint(TAINT_WARN, LOCKDEP_STILL_OK);
 	uk_record(s, kind, helper, dir, addr, size, ip, addr_class, regs,
-		  mode == UACCESS_KADDR_MODE_WARN);
+		  mode == UKADDR_MODE_WARN);
 out:
 	this_cpu_dec(uk_queue.nesting);
 	preempt_enable_notrace();
@@ -551,7 +562,7 @@ void __uaccess_kaddr_precheck(const void __user *ptr, unsigned long size,
 {
 	unsigned long addr = (__force unsigned long)ptr;
 
-	uk_hit(UACCESS_KADDR_KIND_PRECHECK, how, addr, size, _RET_IP_, 0, NULL);
+	uk_hit(UKADDR_KIND_PRECHECK, how, addr, size, _RET_IP_, 0, NULL);
 }
 EXPORT_SYMBOL_GPL(__uaccess_kaddr_precheck);
 
@@ -572,7 +583,7 @@ void __uaccess_kaddr_precheck_ac(const void __user *ptr, unsigned long size,
 	unsigned long flags = user_access_save();
 	unsigned long addr = (__force unsigned long)ptr;
 
-	uk_hit(UACCESS_KADDR_KIND_PRECHECK, how, addr, size, _RET_IP_, 0, NULL);
+	uk_hit(UKADDR_KIND_PRECHECK, how, addr, size, _RET_IP_, 0, NULL);
 	user_access_restore(flags);
 }
 EXPORT_SYMBOL_GPL(__uaccess_kaddr_precheck_ac);
@@ -600,13 +611,13 @@ unsigned int uaccess_kaddr_fault_class(unsigned long addr, bool known)
 	    this_cpu_read(uaccess_kaddr_any))
 		return 0;
 	if (!known)
-		return UACCESS_KADDR_ADDR_CLASS_NONCANONICAL;
+		return UKADDR_CLASS_NONCANONICAL;
 	class = in_nmi() ? uk_classify_range(addr, 1) : uk_classify(addr, 1);
 	switch (class) {
-	case UACCESS_KADDR_ADDR_CLASS_USER:
+	case UKADDR_CLASS_USER:
 		return 0;
-	case UACCESS_KADDR_ADDR_CLASS_GUARD_PAGE:
-	case UACCESS_KADDR_ADDR_CLASS_ALL_ONES:
+	case UKADDR_CLASS_GUARD_PAGE:
+	case UKADDR_CLASS_ALL_ONES:
 		atomic64_inc(&uk_rejected);
 		return 0;
 	}
@@ -618,7 +629,7 @@ unsigned int uaccess_kaddr_fault_class(unsigned long addr, bool known)
  * @regs: the faulting context
  * @addr: the address that faulted
  * @caller: the call site, as the architecture knows it
- * @kind: UACCESS_KADDR_KIND_FAULT (#PF) or UACCESS_KADDR_KIND_GP
+ * @kind: UKADDR_KIND_FAULT (#PF) or UKADDR_KIND_GP
  * @how: UACCESS_KADDR_HOW(helper, direction), as far as the fixup knows
  * @addr_class: what uaccess_kaddr_fault_class() returned, not 0
  *
@@ -657,8 +668,8 @@ static int uk_cmp_seq(const void *a, const void *b)
 }
 
 /*
- * Collect every CPU's buffer, sort by sequence number and send.  Runs from
- * uk_drain_work, never concurrently with itself.
+ * Collect every CPU's buffer, sort by sequence number, print and send.
+ * Runs from uk_drain_work, never concurrently with itself.
  */
 static void uk_drain(struct work_struct *work)
 {
@@ -686,8 +697,10 @@ static void uk_drain(struct work_struct *work)
 		n += len;
 	}
 	sort(batch, n, sizeof(batch[0]), uk_cmp_seq, NULL);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		uk_print_report(&batch[i]);
 		uk_netlink_send_event(&batch[i]);
+	}
 	if (more)
 		queue_work(system_unbound_wq, &uk_drain_work);
 }
@@ -705,9 +718,9 @@ void uk_flush_events(void)
 void uk_get_status(struct uk_status *st)
 {
 	st->mode = READ_ONCE(uk_mode);
-	st->hits_fault = atomic64_read(&uk_hits[UACCESS_KADDR_KIND_FAULT]);
-	st->hits_gp = atomic64_read(&uk_hits[UACCESS_KADDR_KIND_GP]);
-	st->hits_precheck = atomic64_read(&uk_hits[UACCESS_KADDR_KIND_PRECHECK]);
+	st->hits_fault = atomic64_read(&uk_hits[UKADDR_KIND_FAULT]);
+	st->hits_gp = atomic64_read(&uk_hits[UKADDR_KIND_GP]);
+	st->hits_precheck = atomic64_read(&uk_hits[UKADDR_KIND_PRECHECK]);
 	st->rejected = atomic64_read(&uk_rejected);
 	st->reported = atomic64_read(&uk_reported);
 	st->suppressed = atomic64_read(&uk_suppressed);
@@ -732,9 +745,9 @@ void uk_reset(struct uk_status *old)
 	unsigned int i;
 
 	uk_get_status(old);
-	old->hits_fault = atomic64_xchg(&uk_hits[UACCESS_KADDR_KIND_FAULT], 0);
-	old->hits_gp = atomic64_xchg(&uk_hits[UACCESS_KADDR_KIND_GP], 0);
-	old->hits_precheck = atomic64_xchg(&uk_hits[UACCESS_KADDR_KIND_PRECHECK], 0);
+	old->hits_fault = atomic64_xchg(&uk_hits[UKADDR_KIND_FAULT], 0);
+	old->hits_gp = atomic64_xchg(&uk_hits[UKADDR_KIND_GP], 0);
+	old->hits_precheck = atomic64_xchg(&uk_hits[UKADDR_KIND_PRECHECK], 0);
 	old->rejected = atomic64_xchg(&uk_rejected, 0);
 	old->reported = atomic64_xchg(&uk_reported, 0);
 	old->suppressed = atomic64_xchg(&uk_suppressed, 0);
@@ -755,7 +768,7 @@ void uk_reset(struct uk_status *old)
 static void uk_apply_mode(unsigned int mode)
 {
 	WRITE_ONCE(uk_mode, mode);
-	if (mode == UACCESS_KADDR_MODE_OFF)
+	if (mode == UKADDR_MODE_OFF)
 		static_branch_disable(&uaccess_kaddr_enabled);
 	else
 		static_branch_enable(&uaccess_kaddr_enabled);
@@ -795,14 +808,3 @@ static int __init uk_init(void)
 	return 0;
 }
 early_initcall(uk_init);
-
-/* Generic netlink is ready from core_initcall on. */
-static int __init uk_netlink_setup(void)
-{
-	int err = uk_netlink_init();
-
-	if (err)
-		pr_err("cannot register the netlink family: %d\n", err);
-	return err;
-}
-subsys_initcall(uk_netlink_setup);

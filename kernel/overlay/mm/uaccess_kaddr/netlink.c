@@ -8,8 +8,10 @@
  * multicast group, also require CAP_SYS_ADMIN: sites and events expose
  * kernel addresses.  The family lives in the initial network namespace.
  *
- * Everything here runs in process context: the requests in the sender's
- * context, uk_netlink_send_event() from the core's drain work.
+ * The telemetry layer over the detector core (CONFIG_DEBUG_UACCESS_KADDR_NETLINK):
+ * the core works without it.  Everything here runs in process context: the
+ * requests in the sender's context, uk_netlink_send_event() from the
+ * core's drain work.
  */
 
 #define pr_fmt(fmt) "uaccess_kaddr: " fmt
@@ -26,8 +28,50 @@
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
 #include <net/netlink.h>
+#include <uapi/linux/uaccess_kaddr.h>
 
 #include "uaccess_kaddr.h"
+
+/*
+ * The core keeps its own names for what it reports; the values are those
+ * of the uapi header, which is the contract with userspace.
+ */
+#define UK_SAME(k, u)	static_assert((int)(k) == (int)(u))
+UK_SAME(UKADDR_MODE_OFF, UACCESS_KADDR_MODE_OFF);
+UK_SAME(UKADDR_MODE_COUNT, UACCESS_KADDR_MODE_COUNT);
+UK_SAME(UKADDR_MODE_REPORT, UACCESS_KADDR_MODE_REPORT);
+UK_SAME(UKADDR_MODE_WARN, UACCESS_KADDR_MODE_WARN);
+UK_SAME(UKADDR_KIND_FAULT, UACCESS_KADDR_KIND_FAULT);
+UK_SAME(UKADDR_KIND_GP, UACCESS_KADDR_KIND_GP);
+UK_SAME(UKADDR_KIND_PRECHECK, UACCESS_KADDR_KIND_PRECHECK);
+UK_SAME(UKADDR_HELPER_GET_USER, UACCESS_KADDR_HELPER_GET_USER);
+UK_SAME(UKADDR_HELPER_PUT_USER, UACCESS_KADDR_HELPER_PUT_USER);
+UK_SAME(UKADDR_HELPER_COPY_FROM_USER, UACCESS_KADDR_HELPER_COPY_FROM_USER);
+UK_SAME(UKADDR_HELPER_COPY_TO_USER, UACCESS_KADDR_HELPER_COPY_TO_USER);
+UK_SAME(UKADDR_HELPER_CLEAR_USER, UACCESS_KADDR_HELPER_CLEAR_USER);
+UK_SAME(UKADDR_HELPER_UNSAFE_GET_USER, UACCESS_KADDR_HELPER_UNSAFE_GET_USER);
+UK_SAME(UKADDR_HELPER_UNSAFE_PUT_USER, UACCESS_KADDR_HELPER_UNSAFE_PUT_USER);
+UK_SAME(UKADDR_HELPER_UNSAFE_COPY_TO_USER, UACCESS_KADDR_HELPER_UNSAFE_COPY_TO_USER);
+UK_SAME(UKADDR_HELPER_COPY_USER_GENERIC, UACCESS_KADDR_HELPER_COPY_USER_GENERIC);
+UK_SAME(UKADDR_HELPER_STRNCPY_FROM_USER, UACCESS_KADDR_HELPER_STRNCPY_FROM_USER);
+UK_SAME(UKADDR_HELPER_STRNLEN_USER, UACCESS_KADDR_HELPER_STRNLEN_USER);
+UK_SAME(UKADDR_HELPER_FUTEX, UACCESS_KADDR_HELPER_FUTEX);
+UK_SAME(UKADDR_HELPER_CMPXCHG_USER, UACCESS_KADDR_HELPER_CMPXCHG_USER);
+UK_SAME(UKADDR_HELPER_UNKNOWN, UACCESS_KADDR_HELPER_UNKNOWN);
+UK_SAME(UKADDR_DIR_FROM_USER, UACCESS_KADDR_DIRECTION_FROM_USER);
+UK_SAME(UKADDR_DIR_TO_USER, UACCESS_KADDR_DIRECTION_TO_USER);
+UK_SAME(UKADDR_DIR_BOTH, UACCESS_KADDR_DIRECTION_BOTH);
+UK_SAME(UKADDR_CLASS_USER, UACCESS_KADDR_ADDR_CLASS_USER);
+UK_SAME(UKADDR_CLASS_KERNEL_UNMAPPED, UACCESS_KADDR_ADDR_CLASS_KERNEL_UNMAPPED);
+UK_SAME(UKADDR_CLASS_KERNEL_MAPPED, UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED);
+UK_SAME(UKADDR_CLASS_NONCANONICAL, UACCESS_KADDR_ADDR_CLASS_NONCANONICAL);
+UK_SAME(UKADDR_CLASS_GUARD_PAGE, UACCESS_KADDR_ADDR_CLASS_GUARD_PAGE);
+UK_SAME(UKADDR_CLASS_ALL_ONES, UACCESS_KADDR_ADDR_CLASS_ALL_ONES);
+UK_SAME(UKADDR_CLASS_VSYSCALL, UACCESS_KADDR_ADDR_CLASS_VSYSCALL);
+UK_SAME(UKADDR_CTX_TASK, UACCESS_KADDR_CONTEXT_TASK);
+UK_SAME(UKADDR_CTX_SOFTIRQ, UACCESS_KADDR_CONTEXT_SOFTIRQ);
+UK_SAME(UKADDR_CTX_HARDIRQ, UACCESS_KADDR_CONTEXT_HARDIRQ);
+UK_SAME(UKADDR_CTX_NMI, UACCESS_KADDR_CONTEXT_NMI);
 
 /* Index of the "events" group in uk_nl_mcgrps[]. */
 #define UK_NLGRP_EVENTS		0
@@ -468,7 +512,7 @@ static int uk_event_fill(struct sk_buff *skb, const struct uk_event *ev)
 		goto nla_put_failure;
 
 	/* pid, tgid, comm and uid describe a task: task context only. */
-	if (ev->context == UACCESS_KADDR_CONTEXT_TASK &&
+	if (ev->context == UKADDR_CTX_TASK &&
 	    (nla_put_u32(skb, UACCESS_KADDR_A_EVENT_PID, ev->pid) ||
 	     nla_put_u32(skb, UACCESS_KADDR_A_EVENT_TGID, ev->tgid) ||
 	     nla_put_string(skb, UACCESS_KADDR_A_EVENT_COMM, ev->comm) ||
@@ -507,14 +551,11 @@ static struct sk_buff *uk_event_build(const struct uk_event *ev)
 	return skb;
 }
 
-/**
- * uk_netlink_has_listeners - is anyone subscribed to the "events" group?
- *
- * Context: any, does not sleep.
- * Return: true if the family is registered and the "events" multicast group
- * of the initial network namespace has at least one listener.
+/*
+ * Is anyone subscribed to the "events" group?  False until the family is
+ * registered.  Any context.
  */
-bool uk_netlink_has_listeners(void)
+static bool uk_netlink_has_listeners(void)
 {
 	/* Pairs with smp_store_release() in uk_netlink_init(). */
 	if (!smp_load_acquire(&uk_nl_registered))
@@ -616,24 +657,21 @@ static struct genl_family uk_genl_family __ro_after_init = {
 	.n_mcgrps	= ARRAY_SIZE(uk_nl_mcgrps),
 };
 
-/**
- * uk_netlink_init - register the uaccess_kaddr generic netlink family
- *
- * Called once by the core from its initcall, which must run after
- * genl_init() (core_initcall).  Until the family is registered,
- * uk_netlink_has_listeners() is false and no event is sent.
- *
- * Return: 0 or the negative error of genl_register_family(), which the
- * caller reports.
+/*
+ * Register the family; genl_init() ran at core_initcall.  Until then no
+ * event is sent.
  */
-int __init uk_netlink_init(void)
+static int __init uk_netlink_init(void)
 {
 	int err;
 
 	err = genl_register_family(&uk_genl_family);
-	if (err)
+	if (err) {
+		pr_err("cannot register the netlink family: %d\n", err);
 		return err;
+	}
 	/* Pairs with smp_load_acquire() in uk_netlink_has_listeners(). */
 	smp_store_release(&uk_nl_registered, true);
 	return 0;
 }
+subsys_initcall(uk_netlink_init);

@@ -1,60 +1,82 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uaccess_kaddr reports in the kernel log: one line per event, a WARNING
- * splat in warn mode, and the error_report tracepoint.
+ * uaccess_kaddr reports in the kernel log, shaped like KASAN's and KFENCE's:
  *
- * Called from the hit path, in any context including NMI (printk defers
- * there by itself); nothing here sleeps or allocates.
+ *   ==================================================================
+ *   BUG: uaccess-kaddr: <helper> <to|from|on> kernel address in <caller>
+ *   <Write|Read|...> of <N> bytes to <class> address 0x<addr> (<outcome>)
+ *   CPU: <cpu> UID: <uid> PID: <pid> Comm: <comm> <taint> <release>
+ *   Call Trace:
+ *    <the stack of the access, from its call site>
+ *   <the object that a mapped kernel address reaches>
+ *   ==================================================================
+ *
+ * Fuzzers title a crash by its first line: syzkaller takes a "BUG:" line
+ * that no rule of its own matches as the title, offsets and long numbers
+ * stripped, so every helper, direction and calling function gets a title
+ * of its own.  The address is printed as it is, as KASAN prints it: a
+ * hashed or zeroed pointer would make the report of a bogus pointer read as
+ * a NULL pointer, and the reader of the log of a debug kernel needs it.
+ *
+ * Printed from the drain work, in process context, whatever context the
+ * hit came from: only there may the object be looked up.
  */
 
-#define pr_fmt(fmt) "uaccess_kaddr: " fmt
-
-#include <linux/bug.h>
 #include <linux/kernel.h>
 #include <linux/panic.h>
 #include <linux/printk.h>
+#include <linux/utsname.h>
 #include <trace/events/error_report.h>
 
 #include "uaccess_kaddr.h"
 
+#define UK_RULER "=================================================================="
+
 static const char * const uk_kinds[] = {
-	[UACCESS_KADDR_KIND_FAULT] = "fault",
-	[UACCESS_KADDR_KIND_GP] = "gp",
-	[UACCESS_KADDR_KIND_PRECHECK] = "precheck",
+	[UKADDR_KIND_FAULT] = "fault",
+	[UKADDR_KIND_GP] = "gp",
+	[UKADDR_KIND_PRECHECK] = "precheck",
 };
 
 static const char * const uk_helpers[] = {
-	[UACCESS_KADDR_HELPER_GET_USER] = "__get_user",
-	[UACCESS_KADDR_HELPER_PUT_USER] = "__put_user",
-	[UACCESS_KADDR_HELPER_COPY_FROM_USER] = "__copy_from_user",
-	[UACCESS_KADDR_HELPER_COPY_TO_USER] = "__copy_to_user",
-	[UACCESS_KADDR_HELPER_CLEAR_USER] = "__clear_user",
-	[UACCESS_KADDR_HELPER_UNSAFE_GET_USER] = "unsafe_get_user",
-	[UACCESS_KADDR_HELPER_UNSAFE_PUT_USER] = "unsafe_put_user",
-	[UACCESS_KADDR_HELPER_UNSAFE_COPY_TO_USER] = "unsafe_copy_to_user",
-	[UACCESS_KADDR_HELPER_COPY_USER_GENERIC] = "copy_user_generic",
-	[UACCESS_KADDR_HELPER_STRNCPY_FROM_USER] = "strncpy_from_user",
-	[UACCESS_KADDR_HELPER_STRNLEN_USER] = "strnlen_user",
-	[UACCESS_KADDR_HELPER_FUTEX] = "futex",
-	[UACCESS_KADDR_HELPER_CMPXCHG_USER] = "cmpxchg_user",
-	[UACCESS_KADDR_HELPER_UNKNOWN] = "user access",
+	[UKADDR_HELPER_GET_USER] = "__get_user",
+	[UKADDR_HELPER_PUT_USER] = "__put_user",
+	[UKADDR_HELPER_COPY_FROM_USER] = "__copy_from_user",
+	[UKADDR_HELPER_COPY_TO_USER] = "__copy_to_user",
+	[UKADDR_HELPER_CLEAR_USER] = "__clear_user",
+	[UKADDR_HELPER_UNSAFE_GET_USER] = "unsafe_get_user",
+	[UKADDR_HELPER_UNSAFE_PUT_USER] = "unsafe_put_user",
+	[UKADDR_HELPER_UNSAFE_COPY_TO_USER] = "unsafe_copy_to_user",
+	[UKADDR_HELPER_COPY_USER_GENERIC] = "copy_user_generic",
+	[UKADDR_HELPER_STRNCPY_FROM_USER] = "strncpy_from_user",
+	[UKADDR_HELPER_STRNLEN_USER] = "strnlen_user",
+	[UKADDR_HELPER_FUTEX] = "futex",
+	[UKADDR_HELPER_CMPXCHG_USER] = "cmpxchg_user",
+	[UKADDR_HELPER_UNKNOWN] = "user access",
 };
 
 static const char * const uk_dirs[] = {
 	[0] = "unknown direction",
-	[UACCESS_KADDR_DIRECTION_FROM_USER] = "from user",
-	[UACCESS_KADDR_DIRECTION_TO_USER] = "to user",
-	[UACCESS_KADDR_DIRECTION_BOTH] = "from and to user",
+	[UKADDR_DIR_FROM_USER] = "from user",
+	[UKADDR_DIR_TO_USER] = "to user",
+	[UKADDR_DIR_BOTH] = "from and to user",
 };
 
 static const char * const uk_classes[] = {
-	[UACCESS_KADDR_ADDR_CLASS_USER] = "user",
-	[UACCESS_KADDR_ADDR_CLASS_KERNEL_UNMAPPED] = "unmapped kernel",
-	[UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED] = "mapped kernel",
-	[UACCESS_KADDR_ADDR_CLASS_NONCANONICAL] = "non-canonical",
-	[UACCESS_KADDR_ADDR_CLASS_GUARD_PAGE] = "guard page",
-	[UACCESS_KADDR_ADDR_CLASS_ALL_ONES] = "all-ones page",
-	[UACCESS_KADDR_ADDR_CLASS_VSYSCALL] = "vsyscall page",
+	[UKADDR_CLASS_USER] = "user",
+	[UKADDR_CLASS_KERNEL_UNMAPPED] = "unmapped kernel",
+	[UKADDR_CLASS_KERNEL_MAPPED] = "mapped kernel",
+	[UKADDR_CLASS_NONCANONICAL] = "non-canonical",
+	[UKADDR_CLASS_GUARD_PAGE] = "guard page",
+	[UKADDR_CLASS_ALL_ONES] = "all-ones page",
+	[UKADDR_CLASS_VSYSCALL] = "vsyscall page",
+};
+
+static const char * const uk_contexts[] = {
+	[UKADDR_CTX_TASK] = "task",
+	[UKADDR_CTX_SOFTIRQ] = "softirq",
+	[UKADDR_CTX_HARDIRQ] = "hardirq",
+	[UKADDR_CTX_NMI] = "NMI",
 };
 
 static const char *uk_name(const char * const *names, size_t n, unsigned int i)
@@ -83,23 +105,128 @@ const char *uk_class_name(unsigned int addr_class)
 }
 
 /**
- * uk_print_report - log one event
- * @ev: the event, filled in by the hit path
- * @warn: also emit a WARNING splat (mode warn), titled by the call site
+ * uk_format_title - the first line of a report, without its "BUG: "
+ * @buf: where to write it
+ * @len: size of @buf
+ * @ev: the event
  *
- * The bogus address is printed with %pK: hashed unless kptr_restrict lets
- * the reader see kernel addresses.  The call site is named by symbol.
+ * "uaccess-kaddr: unsafe_put_user to kernel address in foo+0x1c/0x80":
+ * the helper is "to" a kernel address when it writes to what it takes for
+ * user memory, "from" it when it reads, "on" it for both or when the fault
+ * did not say.  The call site is a return address or a faulting
+ * instruction inside its function: %pB names both right.
  */
-void uk_print_report(const struct uk_event *ev, bool warn)
+int uk_format_title(char *buf, size_t len, const struct uk_event *ev)
 {
-	if (warn)
-		pr_warn(CUT_HERE);
-	pr_warn("%s: %s address %pK, %lu bytes, passed to %s (%s) at %pB; comm %s pid %d, site hit %llu times, %llu suppressed\n",
-		uk_kind_name(ev->kind), uk_class_name(ev->addr_class),
-		(void *)ev->addr, ev->size, uk_helper_name(ev->helper),
-		uk_dir_name(ev->dir), (void *)ev->ip, ev->comm, ev->pid,
-		ev->count, ev->suppressed);
-	if (warn)
-		__warn(NULL, 0, (void *)ev->ip, TAINT_WARN, NULL, NULL);
+	const char *prep = ev->dir == UKADDR_DIR_FROM_USER ? "from" :
+			   ev->dir == UKADDR_DIR_TO_USER ? "to" : "on";
+
+	return scnprintf(buf, len, "uaccess-kaddr: %s %s kernel address in %pB",
+			 uk_helper_name(ev->helper), prep, (void *)ev->ip);
+}
+
+/**
+ * uk_format_access - the second line of a report
+ * @buf: where to write it
+ * @len: size of @buf
+ * @ev: the event
+ *
+ * "Write of 4 bytes to mapped kernel address 0xffff888000825000 (access
+ * blocked)": what the helper was asked to do, where, and what happened.
+ */
+int uk_format_access(char *buf, size_t len, const struct uk_event *ev)
+{
+	static const char * const verb[] = {
+		[0] = "Access",
+		[UKADDR_DIR_FROM_USER] = "Read",
+		[UKADDR_DIR_TO_USER] = "Write",
+		[UKADDR_DIR_BOTH] = "Read-modify-write",
+	};
+	static const char * const prep[] = {
+		[0] = "at",
+		[UKADDR_DIR_FROM_USER] = "from",
+		[UKADDR_DIR_TO_USER] = "to",
+		[UKADDR_DIR_BOTH] = "at",
+	};
+	unsigned int dir = ev->dir < ARRAY_SIZE(verb) ? ev->dir : 0;
+	const char *outcome;
+	int n;
+
+	if (ev->kind == UKADDR_KIND_PRECHECK)
+		outcome = ev->allowed ?
+			"access allowed by uaccess_kaddr_access=allow" :
+			"access blocked";
+	else if (ev->kind == UKADDR_KIND_GP)
+		outcome = "general protection fault, access failed";
+	else
+		outcome = "page fault, access failed";
+
+	n = scnprintf(buf, len, "%s", verb[dir]);
+	if (ev->size)
+		n += scnprintf(buf + n, len - n, " of %lu byte%s", ev->size,
+			       ev->size == 1 ? "" : "s");
+	if (ev->kind == UKADDR_KIND_GP && !ev->addr)
+		n += scnprintf(buf + n, len - n,
+			       " %s an undecoded non-canonical address", prep[dir]);
+	else
+		n += scnprintf(buf + n, len - n, " %s %s address 0x%lx",
+			       prep[dir], uk_class_name(ev->addr_class),
+			       ev->addr);
+	n += scnprintf(buf + n, len - n, " (%s)", outcome);
+	return n;
+}
+
+#if IS_ENABLED(CONFIG_UACCESS_KADDR_KUNIT_TEST)
+void (*uk_test_report_observer)(const struct uk_event *ev,
+				const struct uk_object *obj);
+#endif
+
+/**
+ * uk_print_report - log one event, as described at the top of this file
+ * @ev: the event, recorded by the hit path
+ *
+ * Process context (the drain work).  In warn mode the report is what a
+ * WARN means to fuzzers and fleets: the hit path has tainted the kernel
+ * (TAINT_WARN), and panic_on_warn panics here, after the report.
+ */
+void uk_print_report(const struct uk_event *ev)
+{
+	struct uk_object obj;
+	char line[192];
+
+	if (ev->quiet)
+		return;
+	uk_describe_object(ev, &obj);
+	pr_err(UK_RULER "\n");
+	uk_format_title(line, sizeof(line), ev);
+	pr_err("BUG: %s\n", line);
+	uk_format_access(line, sizeof(line), ev);
+	pr_err("%s\n", line);
+	pr_err("CPU: %u UID: %u PID: %d Comm: %s %s %s%s%s\n", ev->cpu,
+	       ev->uid, ev->pid, ev->comm, print_tainted(),
+	       init_utsname()->release,
+	       ev->context == UKADDR_CTX_TASK ? "" : ", in ",
+	       ev->context == UKADDR_CTX_TASK ? "" :
+		uk_name(uk_contexts, ARRAY_SIZE(uk_contexts), ev->context));
+	pr_err("Call Trace:\n");
+	for (unsigned int i = 0; i < ev->nr_frames; i++)
+		pr_err(" %pB\n", (void *)ev->frames[i]);
+	pr_err("Site: hit %llu times, %llu reports suppressed since its last one\n",
+	       ev->count, ev->suppressed);
+	uk_print_object(ev, &obj);
+	pr_err(UK_RULER "\n");
+#if IS_ENABLED(CONFIG_UACCESS_KADDR_KUNIT_TEST)
+	{
+		void (*observe)(const struct uk_event *ev,
+				const struct uk_object *obj) =
+			READ_ONCE(uk_test_report_observer);
+
+		if (observe)
+			observe(ev, &obj);
+	}
+#endif
+
 	trace_error_report_end(ERROR_DETECTOR_UACCESS, ev->addr);
+	if (ev->warn)
+		check_panic_on_warn("uaccess-kaddr");
 }

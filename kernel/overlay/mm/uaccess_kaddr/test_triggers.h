@@ -326,9 +326,9 @@ efault:
 #define UK_UNCHECKED(_name, _helper, _dir, _fault_helper, _writes) {	\
 	.name = #_name,							\
 	.fn = uk_trigger_##_name,					\
-	.helper = UACCESS_KADDR_HELPER_##_helper,			\
-	.dir = UACCESS_KADDR_DIRECTION_##_dir,				\
-	.fault_helper = UACCESS_KADDR_HELPER_##_fault_helper,		\
+	.helper = UKADDR_HELPER_##_helper,			\
+	.dir = UKADDR_DIR_##_dir,				\
+	.fault_helper = UKADDR_HELPER_##_fault_helper,		\
 	.writes = _writes,						\
 }
 
@@ -359,18 +359,18 @@ static const struct uk_trigger uk_triggers[] = {
 	{
 		.name = "copy_user_generic",
 		.fn = uk_trigger_copy_user_generic,
-		.helper = UACCESS_KADDR_HELPER_COPY_USER_GENERIC,
-		.dir = UACCESS_KADDR_DIRECTION_FROM_USER,
-		.fault_helper = UACCESS_KADDR_HELPER_COPY_USER_GENERIC,
+		.helper = UKADDR_HELPER_COPY_USER_GENERIC,
+		.dir = UKADDR_DIR_FROM_USER,
+		.fault_helper = UKADDR_HELPER_COPY_USER_GENERIC,
 		.fault_only = true,
 	},
 #ifndef MODULE
 	{
 		.name = "copy_mc_to_user",
 		.fn = uk_trigger_copy_mc_to_user,
-		.helper = UACCESS_KADDR_HELPER_COPY_TO_USER,
-		.dir = UACCESS_KADDR_DIRECTION_TO_USER,
-		.fault_helper = UACCESS_KADDR_HELPER_COPY_USER_GENERIC,
+		.helper = UKADDR_HELPER_COPY_TO_USER,
+		.dir = UKADDR_DIR_TO_USER,
+		.fault_helper = UKADDR_HELPER_COPY_USER_GENERIC,
 		.writes = true,
 		.gp_unseen = true,
 		.out_of_line = true,

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Internal interface between the parts of the uaccess_kaddr detector:
- * core.c (site table, counters, per-CPU event queue), report.c (printk,
- * WARN, tracepoint) and netlink.c (the generic netlink family).
+ * core.c (site table, counters, per-CPU event queue), report.c and
+ * object.c (the report in the kernel log, the error_report tracepoint),
+ * debugfs.c (counters and sites) and, with the telemetry layer, netlink.c
+ * (the generic netlink family).
  */
 #ifndef _MM_UACCESS_KADDR_H
 #define _MM_UACCESS_KADDR_H
@@ -12,6 +14,21 @@
 #include <linux/sched.h>
 #include <linux/types.h>
 #include <linux/uaccess_kaddr.h>
+
+/* Values as in the netlink interface, like the enums of <linux/uaccess_kaddr.h>. */
+enum ukaddr_mode {
+	UKADDR_MODE_OFF = 1,
+	UKADDR_MODE_COUNT,
+	UKADDR_MODE_REPORT,
+	UKADDR_MODE_WARN,
+};
+
+enum ukaddr_ctx {
+	UKADDR_CTX_TASK = 1,
+	UKADDR_CTX_SOFTIRQ,
+	UKADDR_CTX_HARDIRQ,
+	UKADDR_CTX_NMI,
+};
 
 #define UK_STACK_DEPTH		16
 #define UK_SITES_SHIFT		CONFIG_DEBUG_UACCESS_KADDR_SITES_SHIFT
@@ -67,7 +84,10 @@ struct uk_event {
 	u8 dir;
 	u8 addr_class;		/* 0 until classified (NMI) */
 	u8 context;
-	bool warn;		/* print as a warning (mode warn) */
+	bool warn;		/* mode warn: panic_on_warn applies */
+	bool allowed;		/* uaccess_kaddr_access=allow let it through */
+	bool on_stack;		/* the address is on the task's own stack */
+	bool quiet;		/* KUnit: counted and observed, not printed */
 	pid_t pid;
 	pid_t tgid;
 	uid_t uid;
@@ -104,20 +124,56 @@ int uk_set_config(const u32 *mode, const u32 *interval_ms, const u32 *burst);
 void uk_flush_events(void);
 void uk_event_unsent(void);
 
-/* The KUnit suite sees every event in the hit context through this. */
+/*
+ * The KUnit suite sees every event in the hit context through this, and
+ * keeps its own reports out of the log with uk_test_quiet.
+ */
 extern void (*uk_test_observer)(const struct uk_event *ev);
+extern bool uk_test_quiet;
 int uk_nesting_total(void);
 
-/* report.c: called in the hit context, with the event about to be queued. */
-void uk_print_report(const struct uk_event *ev, bool warn);
+/* What the address of a report reaches (object.c). */
+enum uk_region {
+	UK_REGION_NONE,		/* not mapped, or nothing found */
+	UK_REGION_SLAB,
+	UK_REGION_VMALLOC,
+	UK_REGION_TASK_STACK,	/* of the task that made the access */
+	UK_REGION_IMAGE,	/* kernel or module text or data */
+	UK_REGION_PAGE,		/* page allocator memory, not slab */
+};
+
+struct uk_object {
+	enum uk_region region;
+	unsigned long start;
+	unsigned long size;
+	const char *cache;	/* UK_REGION_SLAB */
+	bool kfence;		/* UK_REGION_SLAB: a KFENCE object */
+	bool store_user;	/* UK_REGION_SLAB: stacks recorded (slab_debug=U) */
+	const void *caller;	/* UK_REGION_VMALLOC: who allocated it */
+	const char *kasan_bug;	/* KASAN's bug type if not all accessible */
+};
+
+void uk_describe_object(const struct uk_event *ev, struct uk_object *obj);
+void uk_print_object(const struct uk_event *ev, struct uk_object *obj);
+
+/* report.c: process context, from the drain work. */
+void uk_print_report(const struct uk_event *ev);
+int uk_format_title(char *buf, size_t len, const struct uk_event *ev);
+int uk_format_access(char *buf, size_t len, const struct uk_event *ev);
+extern void (*uk_test_report_observer)(const struct uk_event *ev,
+				       const struct uk_object *obj);
 const char *uk_kind_name(unsigned int kind);
 const char *uk_helper_name(unsigned int helper);
 const char *uk_dir_name(unsigned int dir);
 const char *uk_class_name(unsigned int addr_class);
 
-/* netlink.c: process context. */
-int uk_netlink_init(void);
-bool uk_netlink_has_listeners(void);
+/* netlink.c, the telemetry layer: process context. */
+#ifdef CONFIG_DEBUG_UACCESS_KADDR_NETLINK
 void uk_netlink_send_event(const struct uk_event *ev);
+#else
+static inline void uk_netlink_send_event(const struct uk_event *ev)
+{
+}
+#endif
 
 #endif /* _MM_UACCESS_KADDR_H */

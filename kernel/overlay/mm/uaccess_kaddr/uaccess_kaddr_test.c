@@ -12,12 +12,14 @@
 #include <kunit/test.h>
 #include <linux/cpumask.h>
 #include <linux/irq_work.h>
+#include <linux/kasan.h>
 #include <linux/kfence.h>
 #include <linux/kallsyms.h>
 #include <linux/mman.h>
 #include <linux/nmi.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/vmalloc.h>
 #ifdef CONFIG_X86_LOCAL_APIC
 #include <asm/apic.h>
@@ -32,13 +34,13 @@
 
 /* The address class an event reports for each class of the matrix. */
 static const unsigned int uk_expected_class[UK_NR_CLASSES] = {
-	[UK_KERNEL_UNMAPPED] = UACCESS_KADDR_ADDR_CLASS_KERNEL_UNMAPPED,
-	[UK_KERNEL_KMALLOC] = UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED,
-	[UK_KERNEL_STACK] = UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED,
-	[UK_KERNEL_TEXT] = UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED,
-	[UK_NONCANONICAL] = UACCESS_KADDR_ADDR_CLASS_NONCANONICAL,
-	[UK_NONCANONICAL_LOW] = UACCESS_KADDR_ADDR_CLASS_NONCANONICAL,
-	[UK_ALL_ONES] = UACCESS_KADDR_ADDR_CLASS_ALL_ONES,
+	[UK_KERNEL_UNMAPPED] = UKADDR_CLASS_KERNEL_UNMAPPED,
+	[UK_KERNEL_KMALLOC] = UKADDR_CLASS_KERNEL_MAPPED,
+	[UK_KERNEL_STACK] = UKADDR_CLASS_KERNEL_MAPPED,
+	[UK_KERNEL_TEXT] = UKADDR_CLASS_KERNEL_MAPPED,
+	[UK_NONCANONICAL] = UKADDR_CLASS_NONCANONICAL,
+	[UK_NONCANONICAL_LOW] = UKADDR_CLASS_NONCANONICAL,
+	[UK_ALL_ONES] = UKADDR_CLASS_ALL_ONES,
 };
 
 struct uk_expect {
@@ -58,7 +60,7 @@ static struct uk_expect uk_expected(const struct uk_trigger *t,
 				    enum uk_class class)
 {
 	struct uk_expect none = {}, gp = {
-		UACCESS_KADDR_KIND_GP, t->fault_helper
+		UKADDR_KIND_GP, t->fault_helper
 	};
 
 	if (!t->helper)
@@ -68,9 +70,9 @@ static struct uk_expect uk_expected(const struct uk_trigger *t,
 	if (!uk_expected_class[class])
 		return none;
 	if (!t->fault_only)
-		return (struct uk_expect){ UACCESS_KADDR_KIND_PRECHECK, t->helper };
+		return (struct uk_expect){ UKADDR_KIND_PRECHECK, t->helper };
 	if (class == UK_KERNEL_UNMAPPED)
-		return (struct uk_expect){ UACCESS_KADDR_KIND_FAULT, t->fault_helper };
+		return (struct uk_expect){ UKADDR_KIND_FAULT, t->fault_helper };
 	return class == UK_NONCANONICAL ? gp : none;
 }
 
@@ -82,6 +84,10 @@ static struct uk_expect uk_expected(const struct uk_trigger *t,
 struct uk_test_ctx {
 	unsigned int nr_seen;
 	struct uk_event seen[UK_MAX_SEEN];
+	/* What the last printed report described (uk_observe_report()). */
+	unsigned int nr_reports;
+	struct uk_event report_ev;
+	struct uk_object report_obj;
 	struct uk_status saved;
 	struct uk_buffers bufs;
 };
@@ -98,11 +104,23 @@ static void uk_observe(const struct uk_event *ev)
 		ctx->nr_seen++;
 }
 
+static void uk_observe_report(const struct uk_event *ev,
+			      const struct uk_object *obj)
+{
+	struct uk_test_ctx *ctx = READ_ONCE(uk_ctx);
+
+	if (!ctx)
+		return;
+	ctx->report_ev = *ev;
+	ctx->report_obj = *obj;
+	ctx->nr_reports++;
+}
+
 static int uk_test_init(struct kunit *test)
 {
 	struct uk_test_ctx *ctx;
 	unsigned long user;
-	u32 mode = UACCESS_KADDR_MODE_REPORT, interval = 0, burst = 1000;
+	u32 mode = UKADDR_MODE_REPORT, interval = 0, burst = 1000;
 
 	if (uaccess_kaddr_allow_access)
 		kunit_skip(test, "uaccess_kaddr_access=allow: no access is refused");
@@ -123,6 +141,9 @@ static int uk_test_init(struct kunit *test)
 	test->priv = ctx;
 	WRITE_ONCE(uk_ctx, ctx);
 	WRITE_ONCE(uk_test_observer, uk_observe);
+	WRITE_ONCE(uk_test_report_observer, uk_observe_report);
+	/* Hundreds of reports would flood the log: printed where tested. */
+	WRITE_ONCE(uk_test_quiet, true);
 	return 0;
 }
 
@@ -132,6 +153,9 @@ static void uk_test_exit(struct kunit *test)
 
 	if (!ctx)	/* skipped by uk_test_init() */
 		return;
+	uk_flush_events();
+	WRITE_ONCE(uk_test_quiet, false);
+	WRITE_ONCE(uk_test_report_observer, NULL);
 	WRITE_ONCE(uk_test_observer, NULL);
 	WRITE_ONCE(uk_ctx, NULL);
 	uk_set_config(&ctx->saved.mode, &ctx->saved.ratelimit_interval_ms,
@@ -194,7 +218,7 @@ static void uk_test_matrix(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev->dir, t->dir);
 	KUNIT_EXPECT_EQ(test, ev->addr, (unsigned long)p);
 	KUNIT_EXPECT_EQ(test, ev->addr_class, uk_expected_class[class]);
-	KUNIT_EXPECT_EQ(test, ev->context, UACCESS_KADDR_CONTEXT_TASK);
+	KUNIT_EXPECT_EQ(test, ev->context, UKADDR_CTX_TASK);
 	KUNIT_EXPECT_EQ(test, ev->pid, task_pid_nr(current));
 	/* A kthread's saved user registers are not a system call. */
 	KUNIT_EXPECT_EQ(test, ev->syscall_nr, -1);
@@ -229,21 +253,21 @@ static void uk_test_modes(struct kunit *test)
 	void __user *p = (void __user *)ctx->bufs.kbuf;
 	struct uk_status a, b;
 
-	uk_set_mode(UACCESS_KADDR_MODE_OFF);
+	uk_set_mode(UKADDR_MODE_OFF);
 	uk_get_status(&a);
 	uk_trigger_get_user(p, ctx->bufs.upage);
 	uk_get_status(&b);
 	KUNIT_EXPECT_EQ(test, b.hits_precheck, a.hits_precheck);
 	KUNIT_EXPECT_EQ(test, ctx->nr_seen, 0);
 
-	uk_set_mode(UACCESS_KADDR_MODE_COUNT);
+	uk_set_mode(UKADDR_MODE_COUNT);
 	uk_trigger_get_user(p, ctx->bufs.upage);
 	uk_get_status(&b);
 	KUNIT_EXPECT_EQ(test, b.hits_precheck, a.hits_precheck + 1);
 	KUNIT_EXPECT_EQ(test, b.reported, a.reported);
 	KUNIT_EXPECT_EQ(test, ctx->nr_seen, 0);
 
-	uk_set_mode(UACCESS_KADDR_MODE_REPORT);
+	uk_set_mode(UKADDR_MODE_REPORT);
 	uk_trigger_get_user(p, ctx->bufs.upage);
 	uk_get_status(&b);
 	KUNIT_EXPECT_EQ(test, b.hits_precheck, a.hits_precheck + 2);
@@ -313,9 +337,9 @@ static void uk_test_hardirq(struct kunit *test)
 	irq_work_sync(&t.work);
 	KUNIT_ASSERT_EQ(test, ctx->nr_seen, 1);
 	KUNIT_EXPECT_EQ(test, ctx->seen[0].context,
-			UACCESS_KADDR_CONTEXT_HARDIRQ);
+			UKADDR_CTX_HARDIRQ);
 	KUNIT_EXPECT_EQ(test, ctx->seen[0].helper,
-			UACCESS_KADDR_HELPER_COPY_FROM_USER);
+			UKADDR_HELPER_COPY_FROM_USER);
 }
 
 #ifdef CONFIG_X86_LOCAL_APIC
@@ -364,12 +388,12 @@ static void uk_test_nmi(struct kunit *test)
 	KUNIT_ASSERT_TRUE_MSG(test, atomic_read(&uk_nmi.fired),
 			      "the self-NMI did not arrive within 1 s");
 	KUNIT_ASSERT_EQ(test, ctx->nr_seen, 1);
-	KUNIT_EXPECT_EQ(test, ctx->seen[0].context, UACCESS_KADDR_CONTEXT_NMI);
+	KUNIT_EXPECT_EQ(test, ctx->seen[0].context, UKADDR_CTX_NMI);
 	KUNIT_EXPECT_EQ(test, ctx->seen[0].helper,
-			UACCESS_KADDR_HELPER_COPY_FROM_USER);
+			UKADDR_HELPER_COPY_FROM_USER);
 	KUNIT_EXPECT_EQ(test, ctx->seen[0].addr, (unsigned long)uk_nmi.p);
 	KUNIT_EXPECT_EQ(test, ctx->seen[0].addr_class,
-			UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED);
+			UKADDR_CLASS_KERNEL_MAPPED);
 	KUNIT_EXPECT_EQ(test, b.reported, a.reported + 1);
 	KUNIT_EXPECT_EQ(test, b.dropped, a.dropped);
 }
@@ -408,8 +432,8 @@ static void uk_test_same_address_two_sites(struct kunit *test)
 	uk_trigger_unsafe_copy_to_user(p, ctx->bufs.upage);
 	migrate_enable();
 	KUNIT_ASSERT_EQ(test, ctx->nr_seen, 2);
-	KUNIT_EXPECT_EQ(test, ctx->seen[0].kind, UACCESS_KADDR_KIND_GP);
-	KUNIT_EXPECT_EQ(test, ctx->seen[1].kind, UACCESS_KADDR_KIND_GP);
+	KUNIT_EXPECT_EQ(test, ctx->seen[0].kind, UKADDR_KIND_GP);
+	KUNIT_EXPECT_EQ(test, ctx->seen[1].kind, UKADDR_KIND_GP);
 	KUNIT_EXPECT_NE(test, ctx->seen[0].ip, ctx->seen[1].ip);
 }
 
@@ -573,10 +597,10 @@ static void uk_test_gp_undecoded(struct kunit *test)
 	uk_get_status(&b);
 	KUNIT_EXPECT_EQ(test, b.hits_gp, a.hits_gp + 1);
 	KUNIT_ASSERT_EQ(test, ctx->nr_seen, 1);
-	KUNIT_EXPECT_EQ(test, ctx->seen[0].kind, UACCESS_KADDR_KIND_GP);
+	KUNIT_EXPECT_EQ(test, ctx->seen[0].kind, UKADDR_KIND_GP);
 	KUNIT_EXPECT_EQ(test, ctx->seen[0].addr, 0);
 	KUNIT_EXPECT_EQ(test, ctx->seen[0].addr_class,
-			UACCESS_KADDR_ADDR_CLASS_NONCANONICAL);
+			UKADDR_CLASS_NONCANONICAL);
 }
 #else
 static void uk_test_gp_undecoded(struct kunit *test)
@@ -608,9 +632,9 @@ static void uk_test_report_operands(struct kunit *test)
 
 	uk_report_from_argument_registers((void __user *)ctx->bufs.kbuf);
 	KUNIT_ASSERT_EQ(test, ctx->nr_seen, 1);
-	KUNIT_EXPECT_EQ(test, ctx->seen[0].helper, UACCESS_KADDR_HELPER_GET_USER);
+	KUNIT_EXPECT_EQ(test, ctx->seen[0].helper, UKADDR_HELPER_GET_USER);
 	KUNIT_EXPECT_EQ(test, ctx->seen[0].dir,
-			UACCESS_KADDR_DIRECTION_FROM_USER);
+			UKADDR_DIR_FROM_USER);
 	KUNIT_EXPECT_EQ(test, ctx->seen[0].size, 8);
 	KUNIT_EXPECT_EQ(test, ctx->seen[0].addr, (unsigned long)ctx->bufs.kbuf);
 }
@@ -641,6 +665,201 @@ fail:
 	KUNIT_FAIL(test, "the user page faulted");
 }
 
+/* The first two lines of a report, for each kind of hit. */
+static void uk_test_report_lines(struct kunit *test)
+{
+	struct uk_event ev = {
+		.kind = UKADDR_KIND_PRECHECK,
+		.helper = UKADDR_HELPER_UNSAFE_PUT_USER,
+		.dir = UKADDR_DIR_TO_USER,
+		.addr = 0xffff888000825000UL,
+		.size = 4,
+		.addr_class = UKADDR_CLASS_KERNEL_MAPPED,
+		.ip = (unsigned long)uk_test_report_lines + 0x10,
+	};
+	char buf[192], want[192];
+
+	uk_format_title(buf, sizeof(buf), &ev);
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(buf,
+			      "uaccess-kaddr: unsafe_put_user to kernel address in "),
+			      "%s", buf);
+	if (IS_ENABLED(CONFIG_KALLSYMS)) {
+		snprintf(want, sizeof(want),
+			 "uaccess-kaddr: unsafe_put_user to kernel address in %pB",
+			 (void *)ev.ip);
+		KUNIT_EXPECT_STREQ(test, buf, want);
+		KUNIT_EXPECT_NOT_NULL(test, strstr(buf, " in uk_test_report_lines+0x10/0x"));
+	}
+	uk_format_access(buf, sizeof(buf), &ev);
+	KUNIT_EXPECT_STREQ(test, buf,
+			   "Write of 4 bytes to mapped kernel address 0xffff888000825000 (access blocked)");
+	ev.allowed = true;
+	uk_format_access(buf, sizeof(buf), &ev);
+	KUNIT_EXPECT_STREQ(test, buf,
+			   "Write of 4 bytes to mapped kernel address 0xffff888000825000 (access allowed by uaccess_kaddr_access=allow)");
+
+	ev = (struct uk_event){
+		.kind = UKADDR_KIND_FAULT,
+		.helper = UKADDR_HELPER_COPY_FROM_USER,
+		.dir = UKADDR_DIR_FROM_USER,
+		.addr = 0xffffc90000201000UL,
+		.addr_class = UKADDR_CLASS_KERNEL_UNMAPPED,
+	};
+	uk_format_title(buf, sizeof(buf), &ev);
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(buf,
+			      "uaccess-kaddr: __copy_from_user from kernel address in "),
+			      "%s", buf);
+	uk_format_access(buf, sizeof(buf), &ev);
+	KUNIT_EXPECT_STREQ(test, buf,
+			   "Read from unmapped kernel address 0xffffc90000201000 (page fault, access failed)");
+
+	ev = (struct uk_event){
+		.kind = UKADDR_KIND_GP,
+		.helper = UKADDR_HELPER_CMPXCHG_USER,
+		.dir = UKADDR_DIR_BOTH,
+		.addr = 0x8000000000000000UL,
+		.size = 1,
+		.addr_class = UKADDR_CLASS_NONCANONICAL,
+	};
+	uk_format_title(buf, sizeof(buf), &ev);
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(buf,
+			      "uaccess-kaddr: cmpxchg_user on kernel address in "),
+			      "%s", buf);
+	uk_format_access(buf, sizeof(buf), &ev);
+	KUNIT_EXPECT_STREQ(test, buf,
+			   "Read-modify-write of 1 byte at non-canonical address 0x8000000000000000 (general protection fault, access failed)");
+	ev.addr = 0;
+	ev.dir = 0;
+	ev.size = 0;
+	uk_format_access(buf, sizeof(buf), &ev);
+	KUNIT_EXPECT_STREQ(test, buf,
+			   "Access at an undecoded non-canonical address (general protection fault, access failed)");
+}
+
+/*
+ * A hit on @p, printed and described by the drain work like any report,
+ * with the size of the access the helper would have made.
+ */
+static const struct uk_object *uk_describe_hit(struct kunit *test,
+					       const void *p, size_t size)
+{
+	struct uk_test_ctx *ctx = test->priv;
+
+	WRITE_ONCE(uk_test_quiet, false);
+	ctx->nr_seen = 0;
+	ctx->nr_reports = 0;
+	__uaccess_kaddr_precheck((const void __user *)p, size,
+				 UACCESS_KADDR_GET_USER);
+	uk_flush_events();
+	WRITE_ONCE(uk_test_quiet, true);
+	KUNIT_EXPECT_EQ(test, ctx->nr_seen, 1);
+	KUNIT_EXPECT_EQ(test, ctx->nr_reports, 1);
+	KUNIT_EXPECT_EQ(test, ctx->report_ev.addr, (unsigned long)p);
+	return &ctx->report_obj;
+}
+
+static bool uk_kasan_generic(void)
+{
+	return IS_ENABLED(CONFIG_KASAN_GENERIC) && kasan_enabled();
+}
+
+/* A live kmalloc object: its cache, start and offset; all accessible. */
+static void uk_test_object_kmalloc(struct kunit *test)
+{
+	char *p = kunit_kmalloc(test, 64, GFP_KERNEL);
+	const struct uk_object *obj;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	obj = uk_describe_hit(test, p + 8, 8);
+	KUNIT_EXPECT_EQ(test, obj->region, UK_REGION_SLAB);
+	KUNIT_EXPECT_EQ(test, obj->start, (unsigned long)p);
+	KUNIT_EXPECT_GE(test, obj->size, 64);
+	KUNIT_ASSERT_NOT_NULL(test, obj->cache);
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(obj->cache, "kmalloc-"),
+			      "cache %s", obj->cache);
+	KUNIT_EXPECT_NULL(test, obj->kasan_bug);
+}
+
+/* A freed object: still a slab object; KASAN knows it was freed. */
+static void uk_test_object_freed(struct kunit *test)
+{
+	char *p = kmalloc(64, GFP_KERNEL);
+	const struct uk_object *obj;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	kfree(p);
+	/* The access is refused: the freed memory is never touched. */
+	obj = uk_describe_hit(test, p, 8);
+	KUNIT_EXPECT_EQ(test, obj->region, UK_REGION_SLAB);
+	if (uk_kasan_generic()) {
+		KUNIT_ASSERT_NOT_NULL(test, obj->kasan_bug);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(obj->kasan_bug, "use-after-free"),
+					  "KASAN says %s", obj->kasan_bug);
+	}
+}
+
+/* Past the 13 bytes asked for: a redzone to KASAN. */
+static void uk_test_object_redzone(struct kunit *test)
+{
+	char *p = kunit_kmalloc(test, 13, GFP_KERNEL);
+	const struct uk_object *obj;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	obj = uk_describe_hit(test, p + 13, 1);
+	KUNIT_EXPECT_EQ(test, obj->region, UK_REGION_SLAB);
+	KUNIT_EXPECT_EQ(test, obj->start, (unsigned long)p);
+	if (uk_kasan_generic()) {
+		KUNIT_ASSERT_NOT_NULL(test, obj->kasan_bug);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(obj->kasan_bug, "out-of-bounds"),
+					  "KASAN says %s", obj->kasan_bug);
+	}
+	/* The 13 bytes themselves are fine, to the byte. */
+	obj = uk_describe_hit(test, p + 12, 1);
+	KUNIT_EXPECT_NULL(test, obj->kasan_bug);
+}
+
+/* The stack of the task that made the access. */
+static void uk_test_object_stack(struct kunit *test)
+{
+	struct uk_test_ctx *ctx = test->priv;
+	char local[16];
+	char *p = local;
+	const struct uk_object *obj;
+
+	OPTIMIZER_HIDE_VAR(p);
+	obj = uk_describe_hit(test, p, sizeof(local));
+	KUNIT_EXPECT_EQ(test, obj->region, UK_REGION_TASK_STACK);
+	KUNIT_EXPECT_TRUE(test, ctx->report_ev.on_stack);
+}
+
+static u64 uk_test_global;
+
+/* A variable of the kernel image (or of this module). */
+static void uk_test_object_global(struct kunit *test)
+{
+	const struct uk_object *obj;
+
+	obj = uk_describe_hit(test, &uk_test_global, sizeof(uk_test_global));
+	KUNIT_EXPECT_EQ(test, obj->region, UK_REGION_IMAGE);
+}
+
+/* A vmalloc area: its bounds and who allocated it. */
+static void uk_test_object_vmalloc(struct kunit *test)
+{
+	char *v = vmalloc(2 * PAGE_SIZE);
+	const struct uk_object *obj;
+
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	obj = uk_describe_hit(test, v + PAGE_SIZE + 16, 8);
+	KUNIT_EXPECT_EQ(test, obj->region, UK_REGION_VMALLOC);
+	KUNIT_EXPECT_EQ(test, obj->start, (unsigned long)v);
+	KUNIT_EXPECT_GE(test, obj->size, 2 * PAGE_SIZE);
+	KUNIT_EXPECT_LT_MSG(test, (unsigned long)obj->caller -
+			    (unsigned long)uk_test_object_vmalloc, 512,
+			    "allocated at %pS", obj->caller);
+	vfree(v);
+}
+
 /* Nothing is left counted as "inside the reporter" on any CPU. */
 static void uk_test_nesting_balanced(struct kunit *test)
 {
@@ -662,6 +881,13 @@ static struct kunit_case uk_test_cases[] = {
 	KUNIT_CASE(uk_test_report_operands),
 	KUNIT_CASE(uk_test_cmpxchg_pointer_once),
 	KUNIT_CASE(uk_test_matrix_each_cpu),
+	KUNIT_CASE(uk_test_report_lines),
+	KUNIT_CASE(uk_test_object_kmalloc),
+	KUNIT_CASE(uk_test_object_freed),
+	KUNIT_CASE(uk_test_object_redzone),
+	KUNIT_CASE(uk_test_object_stack),
+	KUNIT_CASE(uk_test_object_global),
+	KUNIT_CASE(uk_test_object_vmalloc),
 	KUNIT_CASE(uk_test_nesting_balanced),
 	{}
 };

@@ -14,9 +14,10 @@
  *    access byte by byte: the retry faults again and is the one reported;
  *  - EX_TYPE_UACCESS, EX_TYPE_UCOPY_LEN, EX_TYPE_UACCESS_IMM_REG: an
  *    inlined access, at its call site.
- * It works out which address faulted, decoding the instruction for a #GP,
- * which reports no address, and hands the hit to the core, which ignores
- * user addresses and the pointers that the checked helpers clamp.
+ * It works out the helper and the direction of the access, decoding the
+ * instruction where the exception table does not say, and hands the hit
+ * to the core, which ignores user addresses and the pointers that the
+ * checked helpers clamp.
  */
 
 #include <linux/kfence.h>
@@ -32,62 +33,34 @@ static const unsigned int uk_leaf_how[] = {
 	[EX_UACCESS_LEAF_GET_USER] = UACCESS_KADDR_GET_USER,
 	[EX_UACCESS_LEAF_PUT_USER] = UACCESS_KADDR_PUT_USER,
 	[EX_UACCESS_LEAF_COPY] =
-		UACCESS_KADDR_HOW(UACCESS_KADDR_HELPER_COPY_USER_GENERIC, 0),
+		UACCESS_KADDR_HOW(UKADDR_HELPER_COPY_USER_GENERIC, 0),
 	[EX_UACCESS_LEAF_CLEAR] = UACCESS_KADDR_CLEAR_USER,
 };
 
-static bool uk_noncanonical(unsigned long addr)
-{
-	return !__is_canonical_address(addr, __VIRTUAL_MASK_SHIFT + 1);
-}
-
 /*
- * Which address a #GP was about.  String instructions have no ModRM
- * operand to decode: their addresses are in rsi and rdi.  Returns false
- * when the instruction names no memory operand it could decode.
+ * The direction of the access that took a #GP, from its instruction: a
+ * string instruction reads through rsi and writes through rdi.  0 when
+ * the instruction does not say.
  */
-static bool uk_gp_address(struct pt_regs *regs, struct insn *insn,
-			  unsigned long *addr, unsigned int *dir)
+static unsigned int uk_gp_dir(struct pt_regs *regs, struct insn *insn,
+			      unsigned long addr)
 {
-	u8 op = insn->opcode.bytes[0];
-	void __user *ref;
-
-	switch (op) {
-	case 0x88:	/* mov to memory */
-	case 0x89:
-	case 0xc6:
-	case 0xc7:
-		*dir = UACCESS_KADDR_DIRECTION_TO_USER;
-		break;
-	case 0x8a:	/* mov from memory */
-	case 0x8b:
-		*dir = UACCESS_KADDR_DIRECTION_FROM_USER;
-		break;
+	switch (insn->opcode.bytes[0]) {
+	case 0x88 ... 0x89:	/* mov to memory */
+	case 0xc6 ... 0xc7:
+	case 0xaa ... 0xab:	/* stos */
+		return UKADDR_DIR_TO_USER;
+	case 0x8a ... 0x8b:	/* mov from memory */
+		return UKADDR_DIR_FROM_USER;
+	case 0xa4 ... 0xa5:	/* movs */
+		return addr == regs->si ? UKADDR_DIR_FROM_USER :
+					  UKADDR_DIR_TO_USER;
 	case 0x0f:
 		if (insn->opcode.bytes[1] == 0xb0 || insn->opcode.bytes[1] == 0xb1)
-			*dir = UACCESS_KADDR_DIRECTION_BOTH;	/* cmpxchg */
-		else
-			*dir = UACCESS_KADDR_DIRECTION_FROM_USER; /* movzx, movsx */
-		break;
-	case 0xa4:	/* movs */
-	case 0xa5:
-		if (uk_noncanonical(regs->si)) {
-			*dir = UACCESS_KADDR_DIRECTION_FROM_USER;
-			*addr = regs->si;
-		} else {
-			*dir = UACCESS_KADDR_DIRECTION_TO_USER;
-			*addr = regs->di;
-		}
-		return true;
-	case 0xaa:	/* stos */
-	case 0xab:
-		*dir = UACCESS_KADDR_DIRECTION_TO_USER;
-		*addr = regs->di;
-		return true;
+			return UKADDR_DIR_BOTH;		/* cmpxchg */
+		return UKADDR_DIR_FROM_USER;		/* movzx, movsx */
 	}
-	ref = insn_get_addr_ref(insn, regs);
-	*addr = (unsigned long)ref;
-	return ref != (void __user *)-1L;
+	return 0;
 }
 
 /*
@@ -161,30 +134,30 @@ bool uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
 	}
 
 	if (trapnr == X86_TRAP_PF) {
-		kind = UACCESS_KADDR_KIND_FAULT;
+		kind = UKADDR_KIND_FAULT;
 		if (UACCESS_KADDR_HOW_HELPER(how) ==
-			    UACCESS_KADDR_HELPER_COPY_USER_GENERIC &&
+			    UKADDR_HELPER_COPY_USER_GENERIC &&
 		    uk_copy_kernel_operand(regs, error_code))
 			return is_kfence_address((void *)fault_addr);
 		dir = error_code & X86_PF_WRITE ?
-			UACCESS_KADDR_DIRECTION_TO_USER :
-			UACCESS_KADDR_DIRECTION_FROM_USER;
+			UKADDR_DIR_TO_USER :
+			UKADDR_DIR_FROM_USER;
 	} else {
-		kind = UACCESS_KADDR_KIND_GP;
+		kind = UKADDR_KIND_GP;
 		/*
-		 * An instruction that cannot be decoded still made a user
-		 * access to a non-canonical address: reported at address 0
-		 * rather than lost.
+		 * exc_general_protection() decoded the non-canonical address.
+		 * When it could not, the user access still went to one: it is
+		 * reported at address 0 rather than lost.
 		 */
-		if (!decoded || !uk_gp_address(regs, &insn, &fault_addr, &dir))
-			fault_addr = 0;
+		if (decoded && fault_addr)
+			dir = uk_gp_dir(regs, &insn, fault_addr);
 		class = uaccess_kaddr_fault_class(fault_addr, fault_addr != 0);
 		if (!class)
 			return false;
 	}
 
 	if (!how)
-		how = UACCESS_KADDR_HOW(UACCESS_KADDR_HELPER_UNKNOWN, 0);
+		how = UACCESS_KADDR_HOW(UKADDR_HELPER_UNKNOWN, 0);
 	if (!UACCESS_KADDR_HOW_DIR(how))
 		how |= UACCESS_KADDR_HOW(0, dir);
 
