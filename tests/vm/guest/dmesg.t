@@ -26,6 +26,28 @@ expect() {
 uaccessctl set ratelimit-interval 0 >/dev/null 2>&1 ||
 	check 1 "uaccessctl set ratelimit-interval 0" "$(uaccessctl set ratelimit-interval 0 2>&1)"
 
+# debugfs: the counters count the hit in every mode but off; the sites file
+# lists its site.
+stats=/sys/kernel/debug/uaccess_kaddr/stats
+hits() { sed -n 's/^hits \[precheck\]: //p' "$stats"; }
+before=$(hits)
+dmesg -c >/dev/null
+echo "get_user kernel-unmapped" >"$trig"
+after=$(hits)
+want=$((before + 1))
+[ "$mode" = off ] && want=$before
+check "$([ -n "$before" ] && [ "$after" = "$want" ] && echo 0 || echo 1)" \
+	"debugfs stats: hits [precheck] $before -> $after in mode $mode" "want $want; $(tr '\n' '|' <"$stats")"
+check "$(grep -qx "mode: $mode" "$stats" && echo 0 || echo 1)" "debugfs stats: the mode" "$(head -n 1 "$stats")"
+if [ "$mode" != off ]; then
+	check "$(grep -qE '^[0-9]+ [0-9]+ [0-9]+ precheck __get_user from user uk_trigger_get_user\+0x' \
+		/sys/kernel/debug/uaccess_kaddr/sites && echo 0 || echo 1)" \
+		"debugfs sites: the site of the hit" "$(tail -n 3 /sys/kernel/debug/uaccess_kaddr/sites | tr '\n' '|')"
+fi
+sed 's/^/# /' "$stats"
+# Its report, printed later by a work item, must not run into the next test.
+case "$mode" in report|warn) wait_reports 1 ;; esac
+
 # The address shows whatever kptr_restrict says, as in KASAN's reports.
 echo 2 >/proc/sys/kernel/kptr_restrict
 hit "get_user kernel-kmalloc"

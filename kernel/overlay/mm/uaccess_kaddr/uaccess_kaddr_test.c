@@ -665,6 +665,12 @@ fail:
 	KUNIT_FAIL(test, "the user page faulted");
 }
 
+static void uk_expect_prefix(struct kunit *test, const char *buf,
+			     const char *prefix)
+{
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(buf, prefix), "%s", buf);
+}
+
 /* The first two lines of a report, for each kind of hit. */
 static void uk_test_report_lines(struct kunit *test)
 {
@@ -680,15 +686,14 @@ static void uk_test_report_lines(struct kunit *test)
 	char buf[192], want[192];
 
 	uk_format_title(buf, sizeof(buf), &ev);
-	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(buf,
-			      "uaccess-kaddr: unsafe_put_user to kernel address in "),
-			      "%s", buf);
+	uk_expect_prefix(test, buf, "uaccess-kaddr: unsafe_put_user to kernel address in ");
 	if (IS_ENABLED(CONFIG_KALLSYMS)) {
 		snprintf(want, sizeof(want),
 			 "uaccess-kaddr: unsafe_put_user to kernel address in %pB",
 			 (void *)ev.ip);
 		KUNIT_EXPECT_STREQ(test, buf, want);
-		KUNIT_EXPECT_NOT_NULL(test, strstr(buf, " in uk_test_report_lines+0x10/0x"));
+		snprintf(want, sizeof(want), " in %s+0x10/0x", __func__);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(buf, want), "%s", buf);
 	}
 	uk_format_access(buf, sizeof(buf), &ev);
 	KUNIT_EXPECT_STREQ(test, buf,
@@ -706,9 +711,7 @@ static void uk_test_report_lines(struct kunit *test)
 		.addr_class = UKADDR_CLASS_KERNEL_UNMAPPED,
 	};
 	uk_format_title(buf, sizeof(buf), &ev);
-	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(buf,
-			      "uaccess-kaddr: __copy_from_user from kernel address in "),
-			      "%s", buf);
+	uk_expect_prefix(test, buf, "uaccess-kaddr: __copy_from_user from kernel address in ");
 	uk_format_access(buf, sizeof(buf), &ev);
 	KUNIT_EXPECT_STREQ(test, buf,
 			   "Read from unmapped kernel address 0xffffc90000201000 (page fault, access failed)");
@@ -722,9 +725,7 @@ static void uk_test_report_lines(struct kunit *test)
 		.addr_class = UKADDR_CLASS_NONCANONICAL,
 	};
 	uk_format_title(buf, sizeof(buf), &ev);
-	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(buf,
-			      "uaccess-kaddr: cmpxchg_user on kernel address in "),
-			      "%s", buf);
+	uk_expect_prefix(test, buf, "uaccess-kaddr: cmpxchg_user on kernel address in ");
 	uk_format_access(buf, sizeof(buf), &ev);
 	KUNIT_EXPECT_STREQ(test, buf,
 			   "Read-modify-write of 1 byte at non-canonical address 0x8000000000000000 (general protection fault, access failed)");
