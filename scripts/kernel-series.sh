@@ -10,7 +10,7 @@ out=$top/build/series
 "$top/scripts/kernel-tree.sh" refs
 base=$("$top/scripts/kernel-tree.sh" base)
 rm -rf "$out"
-# Six lines of context: the x86 uaccess.h macros that patch 0003 changes
+# Six lines of context: the x86 uaccess.h macros that patch 0002 changes
 # end beyond a three-line hunk, and checkpatch, seeing them cut off, would
 # call their arguments unused.
 git -C "$tree" -c core.abbrev=12 -c user.name="uaccess_kaddr developers" \

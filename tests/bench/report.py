@@ -429,7 +429,7 @@ class Report:
                 ok = (chk.get('lockups', 1) == 0 and chk.get('stalls', 1) == 0 and
                       chk.get('lines', 1 << 30) <= bound)
                 self.p(f"Kernel log over the sustained hits: {chk.get('lockups')} soft lockups, "
-                       f"{chk.get('stalls')} RCU stalls, {chk.get('lines')} `uaccess_kaddr:` lines "
+                       f"{chk.get('stalls')} RCU stalls, {chk.get('lines')} `BUG: uaccess-kaddr:` reports "
                        f"(bound: one per site per ratelimit window, {bound} for this run, "
                        f"{chk.get('secs')} s of guest time).")
                 self.p()
@@ -438,6 +438,10 @@ class Report:
                                    f"{chk.get('lines')} lines ≤ {bound}", ''))
                 self.tap(ok, f"soak: no soft lockup, no RCU stall, {chk.get('lines')} report lines "
                              f"≤ {bound}")
+                printed = sum(s['reported'] for s in soak)
+                self.tap(chk.get('lines') == printed,
+                         f"soak: one report in the log per reported hit ({chk.get('lines')} "
+                         f"of {printed})")
             self.cmd('soak')
 
     # 4 ----------------------------------------------------------------

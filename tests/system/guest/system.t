@@ -99,9 +99,10 @@ for want in UACCESS_HELPER=unsafe_put_user UACCESS_DIRECTION=to-user \
 	UACCESS_UID=65534 _SYSTEMD_UNIT=uaccessd.service PRIORITY=4; do
 	check "the entry has $want" grep -qx "$want" /tmp/entry.export
 done
-check "the kernel log has the matching report line" \
-	bash -c "dmesg | grep -E 'uaccess_kaddr: precheck: .* passed to unsafe_put_user \\(to user\\) at [^ ]*waitid.*; comm waitid_poc pid $poc_pid,'"
-dmesg | grep 'uaccess_kaddr: ' | tail -n 2 | sed 's/^/# dmesg: /'
+check "the kernel log has the matching report" \
+	bash -c "dmesg | grep -A2 -E 'BUG: uaccess-kaddr: unsafe_put_user to kernel address in [^ ]*waitid' |
+		grep -qE 'UID: 65534 PID: $poc_pid Comm: waitid_poc '"
+dmesg | grep -A3 'BUG: uaccess-kaddr: ' | tail -n 4 | sed 's/^/# dmesg: /'
 check "uaccessctl top names the waitid site" \
 	bash -c 'uaccessctl --no-pager top | grep -q waitid'
 uaccessctl --no-pager top | sed 's/^/# /'
