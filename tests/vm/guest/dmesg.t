@@ -32,7 +32,7 @@ stats=/sys/kernel/debug/uaccess_kaddr/stats
 hits() { sed -n 's/^hits \[precheck\]: //p' "$stats"; }
 before=$(hits)
 dmesg -c >/dev/null
-echo "get_user kernel-unmapped" >"$trig"
+echo "copy_from_user kernel-unmapped" >"$trig"
 after=$(hits)
 want=$((before + 1))
 [ "$mode" = off ] && want=$before
@@ -72,6 +72,14 @@ expect 1 "precheck: the task that made the access" \
 expect 1 "precheck: a call trace from the call site" '^ uk_trigger_get_user\+0x'
 expect 1 "precheck: the site's counts" '^Site: hit 1 times, 0 reports suppressed since its last one$'
 if grep -q 'KernelAddressSanitizer initialized' /tmp/kmsg.txt; then
+	# For the record: the KUnit suite's report of a freed object, with the
+	# stacks that KASAN prints below the console's log level.
+	sed 's/^[^;]*;//' /tmp/kmsg.txt | awk '
+		/^==========/ { if (keep) { print; exit } n = 0; delete b }
+		{ b[n++] = $0 }
+		/slab-use-after-free\): the bug is/ { keep = 1; for (i = 0; i < n; i++) print b[i]; n = 0 }' |
+		sed 's/^/# /'
+
 	expect 1 "precheck: KASAN's description of the object the address reaches" \
 		'^The buggy address belongs to the object at [0-9a-f]+$'
 	expect 1 "precheck: KASAN finds every byte accessible" '^KASAN: every byte of the range is accessible$'

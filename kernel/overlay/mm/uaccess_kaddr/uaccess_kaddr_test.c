@@ -681,7 +681,7 @@ static void uk_test_report_lines(struct kunit *test)
 		.addr = 0xffff888000825000UL,
 		.size = 4,
 		.addr_class = UKADDR_CLASS_KERNEL_MAPPED,
-		.ip = (unsigned long)uk_test_report_lines + 0x10,
+		.ip = _THIS_IP_,
 	};
 	char buf[192], want[192];
 
@@ -692,7 +692,7 @@ static void uk_test_report_lines(struct kunit *test)
 			 "uaccess-kaddr: unsafe_put_user to kernel address in %pB",
 			 (void *)ev.ip);
 		KUNIT_EXPECT_STREQ(test, buf, want);
-		snprintf(want, sizeof(want), " in %s+0x10/0x", __func__);
+		snprintf(want, sizeof(want), " in %s+0x", __func__);
 		KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(buf, want), "%s", buf);
 	}
 	uk_format_access(buf, sizeof(buf), &ev);
