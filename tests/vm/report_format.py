@@ -46,7 +46,7 @@ ACCESS = re.compile(r'^(Read|Write|Read-modify-write|Access)( of \d+ bytes?)? (f
 TASK = re.compile(r'^CPU: \d+ UID: \d+ PID: \d+ Comm: \S.* (Not tainted|Tainted: [A-Z ]+) \S+'
                   r'(, in (softirq|hardirq|NMI))?$')
 FRAME = re.compile(r'^ (?:\? )?[a-zA-Z0-9_.]+\+0x[0-9a-f]+/0x[0-9a-f]+( \[\w+\])?$')
-SITE = re.compile(r'^Site: hit \d+ times, \d+ reports suppressed since its last one$')
+SITE = re.compile(r'^Site: \d+ hits?, \d+ suppressed since the last report$')
 PANIC = 'Kernel panic - not syncing: uaccess-kaddr: panic_on_warn set'
 
 

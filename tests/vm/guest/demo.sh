@@ -52,6 +52,10 @@ echo
 echo "--- uaccessctl top"
 say uaccessctl --no-pager top
 echo
+echo "--- the kernel's own counters and sites, in debugfs (as KFENCE's), without netlink"
+say cat /sys/kernel/debug/uaccess_kaddr/stats
+say cat /sys/kernel/debug/uaccess_kaddr/sites
+echo
 echo "--- the kernel's report, shaped like KASAN's and KFENCE's"
 echo "(the address is printed as KASAN prints it, whatever kptr_restrict says:"
 echo " the log of a debug kernel is for root, dmesg_restrict)"

@@ -70,7 +70,7 @@ expect 1 "precheck: the access, the raw address (kptr_restrict=2), blocked" \
 expect 1 "precheck: the task that made the access" \
 	'^CPU: [0-9]+ UID: 0 PID: [0-9]+ Comm: [^ ]+ (Not tainted|Tainted: [A-Z ]+) [^ ]+$'
 expect 1 "precheck: a call trace from the call site" '^ uk_trigger_get_user\+0x'
-expect 1 "precheck: the site's counts" '^Site: hit 1 times, 0 reports suppressed since its last one$'
+expect 1 "precheck: the site's counts" '^Site: 1 hit, 0 suppressed since the last report$'
 if grep -q 'KernelAddressSanitizer initialized' /tmp/kmsg.txt; then
 	# For the record: the KUnit suite's report of a freed object, with the
 	# stacks that KASAN prints below the console's log level.

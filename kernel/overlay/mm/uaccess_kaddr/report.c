@@ -211,8 +211,8 @@ void uk_print_report(const struct uk_event *ev)
 	pr_err("Call Trace:\n");
 	for (unsigned int i = 0; i < ev->nr_frames; i++)
 		pr_err(" %pB\n", (void *)ev->frames[i]);
-	pr_err("Site: hit %llu times, %llu reports suppressed since its last one\n",
-	       ev->count, ev->suppressed);
+	pr_err("Site: %llu hit%s, %llu suppressed since the last report\n",
+	       ev->count, ev->count == 1 ? "" : "s", ev->suppressed);
 	uk_print_object(ev, &obj);
 	pr_err(UK_RULER "\n");
 #if IS_ENABLED(CONFIG_UACCESS_KADDR_KUNIT_TEST)
