@@ -161,7 +161,10 @@ EOF
 	printf '%s\n' 'drwxr-xr-x root/root ./' 'drwxr-xr-x root/root ./usr/' \
 		'drwxr-xr-x root/root ./usr/share/' 'drwxr-xr-x root/root ./usr/share/doc/' \
 		'drwxr-xr-x root/root ./usr/share/doc/uaccess-kaddr-patches/'
-	for f in README.Debian README.patches changelog.gz copyright kernel-patches.md; do
+	# dh_compress compresses documents over 4 KiB.
+	kp=kernel-patches.md
+	[ "$(wc -c <docs/kernel-patches.md)" -gt 4096 ] && kp=kernel-patches.md.gz
+	for f in README.Debian README.patches changelog.gz copyright $kp; do
 		echo "-rw-r--r-- root/root ./usr/share/doc/uaccess-kaddr-patches/$f"
 	done
 	printf '%s\n' 'drwxr-xr-x root/root ./usr/share/uaccess-kaddr/' \
