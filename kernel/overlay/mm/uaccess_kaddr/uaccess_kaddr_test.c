@@ -665,76 +665,56 @@ fail:
 	KUNIT_FAIL(test, "the user page faulted");
 }
 
-static void uk_expect_prefix(struct kunit *test, const char *buf,
-			     const char *prefix)
-{
-	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(buf, prefix), "%s", buf);
-}
-
 /* The first two lines of a report, for each kind of hit. */
+static const struct {
+	struct uk_event ev;
+	const char *title;	/* up to the call site */
+	const char *access;
+} uk_report_lines[] = {
+	{ { .kind = UKADDR_KIND_PRECHECK, .helper = UKADDR_HELPER_UNSAFE_PUT_USER,
+	    .dir = UKADDR_DIR_TO_USER, .addr = 0xffff888000825000UL, .size = 4,
+	    .addr_class = UKADDR_CLASS_KERNEL_MAPPED },
+	  "uaccess-kaddr: unsafe_put_user to kernel address in ",
+	  "Write of 4 bytes to mapped kernel address 0xffff888000825000 (access blocked)" },
+	{ { .kind = UKADDR_KIND_PRECHECK, .helper = UKADDR_HELPER_UNSAFE_PUT_USER,
+	    .dir = UKADDR_DIR_TO_USER, .addr = 0xffff888000825000UL, .size = 4,
+	    .addr_class = UKADDR_CLASS_KERNEL_MAPPED, .allowed = true },
+	  "uaccess-kaddr: unsafe_put_user to kernel address in ",
+	  "Write of 4 bytes to mapped kernel address 0xffff888000825000 (access allowed by uaccess_kaddr_access=allow)" },
+	{ { .kind = UKADDR_KIND_FAULT, .helper = UKADDR_HELPER_COPY_FROM_USER,
+	    .dir = UKADDR_DIR_FROM_USER, .addr = 0xffffc90000201000UL,
+	    .addr_class = UKADDR_CLASS_KERNEL_UNMAPPED },
+	  "uaccess-kaddr: __copy_from_user from kernel address in ",
+	  "Read from unmapped kernel address 0xffffc90000201000 (page fault, access failed)" },
+	{ { .kind = UKADDR_KIND_GP, .helper = UKADDR_HELPER_CMPXCHG_USER,
+	    .dir = UKADDR_DIR_BOTH, .addr = 0x8000000000000000UL, .size = 1,
+	    .addr_class = UKADDR_CLASS_NONCANONICAL },
+	  "uaccess-kaddr: cmpxchg_user on kernel address in ",
+	  "Read-modify-write of 1 byte at non-canonical address 0x8000000000000000 (general protection fault, access failed)" },
+	{ { .kind = UKADDR_KIND_GP, .helper = UKADDR_HELPER_UNKNOWN,
+	    .addr_class = UKADDR_CLASS_NONCANONICAL },
+	  "uaccess-kaddr: user access on kernel address in ",
+	  "Access at an undecoded non-canonical address (general protection fault, access failed)" },
+};
+
 static void uk_test_report_lines(struct kunit *test)
 {
-	struct uk_event ev = {
-		.kind = UKADDR_KIND_PRECHECK,
-		.helper = UKADDR_HELPER_UNSAFE_PUT_USER,
-		.dir = UKADDR_DIR_TO_USER,
-		.addr = 0xffff888000825000UL,
-		.size = 4,
-		.addr_class = UKADDR_CLASS_KERNEL_MAPPED,
-		.ip = _THIS_IP_,
-	};
-	char buf[192], want[192];
+	char buf[192], site[64];
+	unsigned int i;
 
-	uk_format_title(buf, sizeof(buf), &ev);
-	uk_expect_prefix(test, buf, "uaccess-kaddr: unsafe_put_user to kernel address in ");
-	if (IS_ENABLED(CONFIG_KALLSYMS)) {
-		snprintf(want, sizeof(want),
-			 "uaccess-kaddr: unsafe_put_user to kernel address in %pB",
-			 (void *)ev.ip);
-		KUNIT_EXPECT_STREQ(test, buf, want);
-		snprintf(want, sizeof(want), " in %s+0x", __func__);
-		KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(buf, want), "%s", buf);
+	snprintf(site, sizeof(site), " in %s+0x", __func__);
+	for (i = 0; i < ARRAY_SIZE(uk_report_lines); i++) {
+		struct uk_event ev = uk_report_lines[i].ev;
+
+		ev.ip = _THIS_IP_;
+		uk_format_title(buf, sizeof(buf), &ev);
+		KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(buf, uk_report_lines[i].title),
+				      "%s", buf);
+		if (IS_ENABLED(CONFIG_KALLSYMS))
+			KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(buf, site), "%s", buf);
+		uk_format_access(buf, sizeof(buf), &ev);
+		KUNIT_EXPECT_STREQ(test, buf, uk_report_lines[i].access);
 	}
-	uk_format_access(buf, sizeof(buf), &ev);
-	KUNIT_EXPECT_STREQ(test, buf,
-			   "Write of 4 bytes to mapped kernel address 0xffff888000825000 (access blocked)");
-	ev.allowed = true;
-	uk_format_access(buf, sizeof(buf), &ev);
-	KUNIT_EXPECT_STREQ(test, buf,
-			   "Write of 4 bytes to mapped kernel address 0xffff888000825000 (access allowed by uaccess_kaddr_access=allow)");
-
-	ev = (struct uk_event){
-		.kind = UKADDR_KIND_FAULT,
-		.helper = UKADDR_HELPER_COPY_FROM_USER,
-		.dir = UKADDR_DIR_FROM_USER,
-		.addr = 0xffffc90000201000UL,
-		.addr_class = UKADDR_CLASS_KERNEL_UNMAPPED,
-	};
-	uk_format_title(buf, sizeof(buf), &ev);
-	uk_expect_prefix(test, buf, "uaccess-kaddr: __copy_from_user from kernel address in ");
-	uk_format_access(buf, sizeof(buf), &ev);
-	KUNIT_EXPECT_STREQ(test, buf,
-			   "Read from unmapped kernel address 0xffffc90000201000 (page fault, access failed)");
-
-	ev = (struct uk_event){
-		.kind = UKADDR_KIND_GP,
-		.helper = UKADDR_HELPER_CMPXCHG_USER,
-		.dir = UKADDR_DIR_BOTH,
-		.addr = 0x8000000000000000UL,
-		.size = 1,
-		.addr_class = UKADDR_CLASS_NONCANONICAL,
-	};
-	uk_format_title(buf, sizeof(buf), &ev);
-	uk_expect_prefix(test, buf, "uaccess-kaddr: cmpxchg_user on kernel address in ");
-	uk_format_access(buf, sizeof(buf), &ev);
-	KUNIT_EXPECT_STREQ(test, buf,
-			   "Read-modify-write of 1 byte at non-canonical address 0x8000000000000000 (general protection fault, access failed)");
-	ev.addr = 0;
-	ev.dir = 0;
-	ev.size = 0;
-	uk_format_access(buf, sizeof(buf), &ev);
-	KUNIT_EXPECT_STREQ(test, buf,
-			   "Access at an undecoded non-canonical address (general protection fault, access failed)");
 }
 
 /*
