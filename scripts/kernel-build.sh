@@ -7,7 +7,8 @@
 #   debug     base + debug             test kernel: detector, KUnit, test module
 #   kasan     base + debug + kasan     clang (LLVM=-19), PREEMPT, KASAN, KCOV:
 #                                      the way syzbot builds
-#   nodetect  base + debug, detector compiled out (the CONFIG_..=n build gate)
+#   nodetect  nodetect alone           detector compiled out, on tinyconfig
+#                                      (the CONFIG_..=n build gate)
 #   lean      base + debug + lean      no kallsyms, SEV-ES #VC emulation built
 #   bench     base + bench             production-like (-O2, no lockdep/KUnit),
 #                                      detector and test module (make bench)
@@ -29,7 +30,7 @@ jobs=${JOBS:-$(nproc)}
 case "$variant" in
 debug) frags="base debug" ;;
 kasan) frags="base debug kasan" ;;
-nodetect) frags="base debug nodetect" ;;
+nodetect) frags="nodetect" ;;
 lean) frags="base debug lean" ;;
 bench) frags="base bench" ;;
 bench-kasan) frags="base bench kasan" ;;

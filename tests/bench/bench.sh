@@ -4,8 +4,7 @@
 #   full (make bench): builds the kernels it needs (bench: production-like,
 #   -O2, detector on; unpatched: the same configuration on the pristine
 #   tree; bench-kasan: bench plus KASAN), then
-#     1. static: static_cost.py over bench vs unpatched (and over the test
-#        kernels debug vs nodetect when `make check` has built them)
+#     1. static: static_cost.py over bench vs unpatched
 #     2. dynamic: syscall microbenchmarks on bench (off/report/off in the
 #        same boot), on unpatched; the per-call cost of each helper
 #     3. hit path, and 1,000,000 sustained hits
@@ -85,13 +84,7 @@ else
 	python3 tests/bench/static_cost.py --label bench --json "$out/static-bench.json" \
 		build/kernel/bench/vmlinux build/kernel/unpatched/vmlinux >&2
 	cmd static "tests/bench/static_cost.py --json $out/static-bench.json build/kernel/bench/vmlinux build/kernel/unpatched/vmlinux"
-	if [ -f build/kernel/debug/vmlinux ] && [ -f build/kernel/nodetect/vmlinux ]; then
-		python3 tests/bench/static_cost.py --label debug --json "$out/static-debug.json" \
-			build/kernel/debug/vmlinux build/kernel/nodetect/vmlinux >&2
-		cmd static "tests/bench/static_cost.py --json $out/static-debug.json build/kernel/debug/vmlinux build/kernel/nodetect/vmlinux"
-	else
-		rm -f "$out/static-debug.json"
-	fi
+	rm -f "$out/static-debug.json"
 
 	rounds=${BENCH_ROUNDS:-21} iters=${BENCH_ITERS:-10000}
 	vm bench-syscalls bench 1 "uk_bench syscalls $rounds $iters" "uk_bench helpers 11 100000"
@@ -111,8 +104,7 @@ else
 	pipeline=$out/runs/bench-pipeline/results.txt
 	kernels='["bench: base + bench config: -O2 (CC_OPTIMIZE_FOR_PERFORMANCE), no lockdep or KUnit suites, detector compiled in, 2^14 sites, test module",
 "unpatched: the same configuration without the detector, built from the pristine 6.12.118 tree (build/linux-base)",
-"bench-kasan: bench + generic inline KASAN",
-"debug / nodetect (static table only, when make check built them): the test configuration (-Os, lockdep, KUnit), detector compiled in / out"]'
+"bench-kasan: bench + generic inline KASAN"]'
 	title="Kernels: build/kernel/bench (off, report) and build/kernel/unpatched; $rounds rounds of $iters calls."
 fi
 
@@ -133,8 +125,7 @@ if os.path.exists(f'{out}/static-bench.json'):
 if os.path.exists(f'{out}/static-debug.json'):
     static.append({'json': f'{out}/static-debug.json', 'short': 'debug -Os',
                    'goals': smoke == '1',
-                   'title': 'debug kernel (test configuration, -Os)' +
-                            ('' if smoke == '1' else ' vs nodetect')})
+                   'title': 'debug kernel (test configuration, -Os)'})
 m = {
     'report': f'{out}/report.md', 'smoke': smoke == '1',
     'date': datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC'),
