@@ -84,7 +84,6 @@ else
 	python3 tests/bench/static_cost.py --label bench --json "$out/static-bench.json" \
 		build/kernel/bench/vmlinux build/kernel/unpatched/vmlinux >&2
 	cmd static "tests/bench/static_cost.py --json $out/static-bench.json build/kernel/bench/vmlinux build/kernel/unpatched/vmlinux"
-	rm -f "$out/static-debug.json"
 
 	rounds=${BENCH_ROUNDS:-21} iters=${BENCH_ITERS:-10000}
 	vm bench-syscalls bench 1 "uk_bench syscalls $rounds $iters" "uk_bench helpers 11 100000"
@@ -122,9 +121,10 @@ static = []
 if os.path.exists(f'{out}/static-bench.json'):
     static.append({'json': f'{out}/static-bench.json', 'short': 'bench -O2', 'goals': True,
                    'title': 'bench kernel (-O2, production-like) vs unpatched'})
-if os.path.exists(f'{out}/static-debug.json'):
+# The debug kernel's table belongs to the smoke run alone (its own out dir).
+if smoke == '1' and os.path.exists(f'{out}/static-debug.json'):
     static.append({'json': f'{out}/static-debug.json', 'short': 'debug -Os',
-                   'goals': smoke == '1',
+                   'goals': True,
                    'title': 'debug kernel (test configuration, -Os)'})
 m = {
     'report': f'{out}/report.md', 'smoke': smoke == '1',
