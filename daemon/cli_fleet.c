@@ -12,7 +12,7 @@
 #include "cli_fleet.h"
 #include "cli_journal.h"
 #include "cli_output.h"
-#include "journal.h"
+#include "msgid.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 

@@ -25,7 +25,7 @@
 
 #include "cli.h"
 #include "cli_journal.h"
-#include "journal.h"
+#include "msgid.h"
 #include "json.h"
 
 static void free_bad_files(struct uk_query *q)

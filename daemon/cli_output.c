@@ -15,7 +15,8 @@
 
 #include "why.h"
 #include "cli_output.h"
-#include "control_server.h"
+#include "control.h"
+#include "control_client.h"
 #include "format.h"
 
 const struct uk_cli_sys uk_cli_sys_real = {

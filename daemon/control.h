@@ -2,7 +2,8 @@
 /*
  * The control protocol between uaccessctl and uaccessd, without any IO:
  * one request line in, one reply line out.  docs/control-protocol.md is
- * the reference; control_server.c carries the lines over the socket.
+ * the reference; control_server.c and control_client.c carry the lines
+ * over the socket.
  *
  * Request:  {"cmd":"sites","limit":20,"sort":"count","version":1}\n
  * Reply:    {"ok":true,"cmd":"sites","version":1,...payload...}\n
@@ -18,6 +19,7 @@
 
 struct uk_json;
 
+#define UK_CTL_SOCKET_PATH	"/run/uaccessd/control"
 #define UK_CTL_VERSION		1
 #define UK_CTL_REQUEST_MAX	4096		/* bytes including the '\n' */
 #define UK_CTL_REPLY_MAX	(64u << 20)	/* bytes including the '\n' */

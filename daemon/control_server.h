@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The control socket: a Unix stream socket on an sd-event loop, one
- * request line and one reply line per connection (control.h does the
- * protocol), and the client side uaccessctl uses.
+ * The control socket's server: a Unix stream socket on an sd-event loop,
+ * one request line and one reply line per connection (control.h does the
+ * protocol, control_client.h the other end).
  *
  * The socket is world-writable (0666): who may do what is decided per
  * request from the peer's SO_PEERCRED credentials.
@@ -16,7 +16,6 @@
 
 #include "control.h"
 
-#define UK_CTL_SOCKET_PATH	"/run/uaccessd/control"
 #define UK_CTL_TIMEOUT_USEC	(5 * 1000000ULL)
 #define UK_CTL_MAX_CLIENTS	64
 
@@ -54,19 +53,5 @@ void uk_ctl_server_set_timeout(struct uk_ctl_server *s, uint64_t usec);
 void uk_ctl_server_set_max_clients(struct uk_ctl_server *s, unsigned int n);
 /* Connections open now. */
 unsigned int uk_ctl_server_clients(const struct uk_ctl_server *s);
-
-/*
- * Client side: connects to @path, sends @request_line ('\n' appended if
- * missing) and returns the reply without its '\n', NUL-terminated, in
- * *reply (free() it) and its length in *reply_len.  The reply is checked
- * to be one JSON object on one line.  @timeout_ms bounds the whole call
- * (negative: no limit).
- *
- * -ENOENT (no socket) and -ECONNREFUSED (nobody listening) mean uaccessd
- * is not running; -EACCES, -ETIMEDOUT, -EPROTO (no reply, or not one JSON
- * object line), -EMSGSIZE (reply over UK_CTL_REPLY_MAX), -ENAMETOOLONG.
- */
-int uk_ctl_call(const char *path, const char *request_line, int timeout_ms,
-		char **reply, size_t *reply_len);
 
 #endif /* UK_CONTROL_SERVER_H */

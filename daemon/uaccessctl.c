@@ -15,7 +15,8 @@
 
 #include "cli.h"
 #include "cli_output.h"
-#include "control_server.h"
+#include "control.h"
+#include "control_client.h"
 
 /* Options that apply to some verbs only. */
 enum {

@@ -23,7 +23,7 @@
 
 #include "cli_fleet.h"
 #include "cli_match.h"
-#include "journal.h"
+#include "msgid.h"
 #include "json.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))

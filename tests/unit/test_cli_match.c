@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "cli_match.h"
-#include "journal.h"
+#include "msgid.h"
 #include "json.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))

@@ -29,6 +29,7 @@
 #include <cmocka.h>
 
 #include "control.h"
+#include "control_client.h"
 #include "control_server.h"
 #include "json.h"
 
