@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Micro-benchmark of the site table: memory per site and events per
- * second through uk_agg_add_event().  Not built by the Makefile; from the
- * top of the tree:
+ * second through uk_agg_add_event().  From the top of the tree:
  *
- *   cc -O2 -g -std=gnu11 -D_GNU_SOURCE -Idaemon -Iinclude/uapi \
- *      -o build/agg_bench tests/bench/agg_bench.c \
- *      daemon/aggregate.c daemon/ratelimit.c
- *   build/agg_bench [sites [events]]          (10000 1000000)
- *   MAX_STACKS=0 build/agg_bench              the sites alone
+ *   make -C daemon agg-bench
+ *   build/daemon/agg_bench [sites [events]]   (10000 1000000)
+ *   MAX_STACKS=0 build/daemon/agg_bench       the sites alone
  *
  * The events look like real ones: ~35-character "func+0x1c/0x80 [module]"
  * symbols, one or two stacks of 12 frames per site (the site, callers of
@@ -25,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "aggregate.h"
+#include "uaccessd/aggregate.h"
 
 #define FUNCS	8192
 #define PREBUILT	1024

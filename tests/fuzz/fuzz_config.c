@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "json.h"
+#include "uaccessd/config.h"
+#include "common/json.h"
 
 #define SEC UK_USEC_PER_SEC
 #define MS UK_USEC_PER_MSEC

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "control.h"
-#include "json.h"
+#include "common/control.h"
+#include "common/json.h"
 
 static int dummy(void *ctx, const struct uk_ctl_request *req,
 		 struct uk_json *j, char *err, size_t errlen)

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for the netlink message parsers (daemon/event.c) and
- * the replay reader (daemon/replay.c).
+ * libFuzzer target for the netlink message parsers (daemon/common/event.c) and
+ * the replay reader (daemon/uaccessd/replay.c).
  *
  * The input goes to the three parsers as one netlink message, then to the
  * replay reader as a file whose messages go to the parsers in turn.  A
  * message that parses must survive a round trip: built again with
- * daemon/msgbuild.c, it parses to the same struct, byte for byte (the
+ * tests/support/msgbuild.c, it parses to the same struct, byte for byte (the
  * parsers zero the struct first and strings are zero-filled).  Enum names
  * map back to their values, function names are prefixes of their symbols,
  * and a replay file read at an odd address gives the same messages.
@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event.h"
+#include "common/event.h"
 #include "msgbuild.h"
-#include "replay.h"
+#include "uaccessd/replay.h"
 
 #define FAMILY	0x1d
 

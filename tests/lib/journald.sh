@@ -75,7 +75,7 @@ start_machine() {
 
 # msgid EVENT|SUPPRESSED|LOSS|HEALTH: uaccessd's MESSAGE_ID
 msgid() {
-	sed -n "s/#define UK_MSGID_$1[[:space:]]*\"\(.*\)\"/\1/p" "$top/daemon/msgid.h"
+	sed -n "s/#define UK_MSGID_$1[[:space:]]*\"\(.*\)\"/\1/p" "$top/daemon/common/msgid.h"
 }
 jctl() {
 	journalctl -D "$jdir" --no-pager "$@"

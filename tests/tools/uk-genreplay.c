@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "msgbuild.h"
-#include "replay.h"
+#include "uaccessd/replay.h"
 
 static void fill(struct uk_event *ev, uint64_t i, uint64_t seq, uint64_t site)
 {

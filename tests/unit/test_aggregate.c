@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The daemon's site table (daemon/aggregate.c).  Events and dump-sites
+ * The daemon's site table (daemon/uaccessd/aggregate.c).  Events and dump-sites
  * replies are filled in directly, as the parser would leave them.
  */
 #include <errno.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "aggregate.h"
+#include "uaccessd/aggregate.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MS		1000000ULL

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uaccessctl set, reset and reload (daemon/cli_admin.c) over fake
+ * uaccessctl set, reset and reload (daemon/uaccessctl/admin.c) over fake
  * transports: every form of set and what reaches set-config, values
  * refused locally and by the kernel, reset through uaccessd or straight
  * to the kernel, reload, the output (golden files) and every error with
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "test_cli_fake.h"
+#include "cli_fake.h"
 
 static const struct uk_cli plain = { 0 };
 static const struct uk_cli json = { .json = true };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The totals of `uaccessctl sites/top --directory` (daemon/cli_fleet.c)
+ * The totals of `uaccessctl sites/top --directory` (daemon/uaccessctl/fleet.c)
  * from journal entries held as fields: events and summaries by machine
  * and over the fleet, summaries' counts summed (never their running
  * totals), duplicates counted once, entries with missing or garbage
@@ -21,10 +21,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cli_fleet.h"
-#include "cli_match.h"
-#include "msgid.h"
-#include "json.h"
+#include "uaccessctl/fleet.h"
+#include "uaccessctl/match.h"
+#include "common/msgid.h"
+#include "common/json.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define USEC		1000000ULL

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uaccessctl's command line (daemon/uaccessctl.c): global options
+ * uaccessctl's command line (daemon/uaccessctl/uaccessctl.c): global options
  * anywhere, the verb table, options that do not apply to a verb, verb
  * options handed on, --help, --version, and the exit codes reaching the
  * caller.  uaccessctl.c is a program, not part of libuaccess.a: it is
@@ -19,11 +19,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "test_cli_fake.h"
+#include "cli_fake.h"
 
 int uaccessctl_main(int argc, char **argv);
 #define main uaccessctl_main
-#include "uaccessctl.c"
+#include "uaccessctl/uaccessctl.c"
 #undef main
 
 static char tmpdir[] = "/tmp/uk-cli-main.XXXXXX";

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The pure half of `uaccessctl list` and `show` (daemon/cli_match.c):
+ * The pure half of `uaccessctl list` and `show` (daemon/uaccessctl/match.c):
  * typed matches and their bad forms, --since/--until times with a fixed
  * "now" and fixed time zones, relative times, entries held as journal
  * fields, their JSON objects, the detail block and the list table
@@ -20,9 +20,9 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "cli_match.h"
-#include "msgid.h"
-#include "json.h"
+#include "uaccessctl/match.h"
+#include "common/msgid.h"
+#include "common/json.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define USEC		1000000ULL

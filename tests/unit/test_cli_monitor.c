@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uaccessctl monitor (daemon/cli_monitor.c) over a fake events group: a
+ * uaccessctl monitor (daemon/uaccessctl/monitor.c) over a fake events group: a
  * script of datagrams (real netlink messages from msgbuild.c, errors
  * such as ENOBUFS) behind a pipe that poll() watches.  The text and JSON
  * lines (golden files), gaps, overruns, malformed messages, the ways it
@@ -17,7 +17,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "test_cli_fake.h"
+#include "cli_fake.h"
 
 static const struct uk_cli plain = { 0 };
 static const struct uk_cli json = { .json = true };

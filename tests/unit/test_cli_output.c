@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uaccessctl's shared plumbing (daemon/cli_output.c): errors, the control
+ * uaccessctl's shared plumbing (daemon/uaccessctl/output.c): errors, the control
  * socket call and how its failures read, netlink failures, verb argument
  * parsing, strict numbers, sanitizing, "key value" lines, tables, JSON
  * output and input, times, and the pager.
@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "test_cli_fake.h"
+#include "cli_fake.h"
 
 static char tmpdir[] = "/tmp/uk-cli-output.XXXXXX";
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uaccessctl sites and top (daemon/cli_sites.c) over fake transports:
+ * uaccessctl sites and top (daemon/uaccessctl/sites.c) over fake transports:
  * the table and JSON from uaccessd's reply and from the kernel's dump
  * (golden files), the request sent, sorting and limits, --no-legend, and
  * every error with its exit code.
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "test_cli_fake.h"
+#include "cli_fake.h"
 
 #define SITE(id, ip, sym, kind, helper, dir, count, ksupp, jsupp, first, last) \
 	"{\"site_id\":" #id ",\"site_ip\":\"" ip "\",\"site_symbol\":\""	\

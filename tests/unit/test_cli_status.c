@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uaccessctl status (daemon/cli_status.c) over fake transports: the text
+ * uaccessctl status (daemon/uaccessctl/status.c) over fake transports: the text
  * and JSON output (golden files), where the kernel part comes from, and
  * every problem with its message and exit code, alone and together.
  */
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "test_cli_fake.h"
+#include "cli_fake.h"
 
 #define MSG_NO_KERNEL \
 	"uaccessctl: kernel lacks uaccess_kaddr support (CONFIG_DEBUG_UACCESS_KADDR)\n"

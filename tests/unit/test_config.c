@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The configuration file parser (daemon/config.c).
+ * The configuration file parser (daemon/uaccessd/config.c).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -14,8 +14,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "config.h"
-#include "json.h"
+#include "uaccessd/config.h"
+#include "common/json.h"
 
 #define MS	1000ULL
 #define SEC	1000000ULL

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The control protocol (daemon/control.c) and the control socket
- * (daemon/control_server.c).
+ * The control protocol (daemon/common/control.c) and the control socket
+ * (daemon/uaccessd/control_server.c).
  *
  * The protocol tests call uk_ctl_handle() with made-up peers.  The socket
  * tests run a real server on an sd-event loop in this thread and talk to
@@ -28,10 +28,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "control.h"
-#include "control_client.h"
-#include "control_server.h"
-#include "json.h"
+#include "common/control.h"
+#include "common/control_client.h"
+#include "uaccessd/control_server.h"
+#include "common/json.h"
 
 /* ---- dummy daemon state behind the handlers ---- */
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of daemon/event.c (field tables, enum names, parsers) and
- * daemon/msgbuild.c (builders, symbol names).
+ * Tests of daemon/common/event.c (field tables, enum names, parsers) and
+ * tests/support/msgbuild.c (builders, symbol names).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 #include <linux/genetlink.h>
 
-#include "event.h"
+#include "common/event.h"
 #include "msgbuild.h"
 
 #define FAMILY		0x1d

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One field of a decoded message as text (daemon/format.c): every field
+ * One field of a decoded message as text (daemon/common/format.c): every field
  * type, enum names and numbers, truncation to the caller's buffer,
  * unterminated strings, presence bits and the lookup by attribute.
  */
@@ -14,8 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "event.h"
-#include "format.h"
+#include "common/event.h"
+#include "common/format.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define CANARY		'#'

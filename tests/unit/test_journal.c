@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Journal entries of uaccessd (daemon/journal.c).  A recording sendv()
+ * Journal entries of uaccessd (daemon/uaccessd/journal.c).  A recording sendv()
  * replaces sd_journal_sendv(): it checks that every iovec is one valid
  * KEY=value field, keeps each entry as key/value pairs and can be told to
  * fail the next sends with a chosen errno.
@@ -17,8 +17,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "event.h"
-#include "journal.h"
+#include "common/event.h"
+#include "uaccessd/journal.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define REC_ENTRIES	64

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The JSON writer and reader (daemon/json.c).
+ * The JSON writer and reader (daemon/common/json.c).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "json.h"
+#include "common/json.h"
 
 /* Finishes @j and compares with @expected; frees the text. */
 static void assert_json(struct uk_json *j, const char *expected)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The event pipeline of uaccessd (daemon/pipeline.c): datagrams in,
+ * The event pipeline of uaccessd (daemon/uaccessd/pipeline.c): datagrams in,
  * journal entries out, every loss counted by its reason.  Messages are
  * built with msgbuild.h as the kernel sends them; a recording sendv()
  * replaces sd_journal_sendv() and can be told to fail.
@@ -17,9 +17,9 @@
 #include <cmocka.h>
 #include <linux/genetlink.h>
 
-#include "json.h"
+#include "common/json.h"
 #include "msgbuild.h"
-#include "pipeline.h"
+#include "uaccessd/pipeline.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define FAMILY		0x1d

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The journal rate limiter (daemon/ratelimit.c).
+ * The journal rate limiter (daemon/uaccessd/ratelimit.c).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "ratelimit.h"
+#include "uaccessd/ratelimit.h"
 
 #define MS	1000000ULL
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of daemon/replay.c: the replay file reader and writer.
+ * Tests of daemon/uaccessd/replay.c: the replay file reader and writer.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,9 +16,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "event.h"
+#include "common/event.h"
 #include "msgbuild.h"
-#include "replay.h"
+#include "uaccessd/replay.h"
 
 #define FAMILY		0x21
 #define NR_MSGS		2000

@@ -13,7 +13,7 @@
 #define SD_JOURNAL_SUPPRESS_LOCATION
 #include <systemd/sd-journal.h>
 
-#include "format.h"
+#include "common/format.h"
 #include "journal.h"
 
 #define UK_IOV_MAX	64

@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
+#include "common/event.h"
 #include "ratelimit.h"
 
 #define UK_AGG_MAX_SITES_MIN	16

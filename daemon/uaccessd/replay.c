@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "why.h"
+#include "common/why.h"
 #include "replay.h"
 
 struct uk_replay_header {

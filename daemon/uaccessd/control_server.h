@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <systemd/sd-event.h>
 
-#include "control.h"
+#include "common/control.h"
 
 #define UK_CTL_TIMEOUT_USEC	(5 * 1000000ULL)
 #define UK_CTL_MAX_CLIENTS	64

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_output.h"
+#include "output.h"
 
 struct kernel_part {
 	bool have;

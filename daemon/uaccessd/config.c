@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "event.h"
-#include "json.h"
+#include "common/event.h"
+#include "common/json.h"
 
 #define KIB	1024ULL
 #define MIB	(1024 * KIB)

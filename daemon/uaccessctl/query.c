@@ -2,14 +2,14 @@
 /*
  * uaccessctl list and show: uaccessd's journal entries read back with
  * sd-journal, in the manner of coredumpctl list and info.  What a match,
- * a time or an entry means on screen is cli_match.c's; this file opens
+ * a time or an entry means on screen is match.c's; this file opens
  * the journal, applies the matches, the boot and the time window, and
  * walks the entries.
  *
  *   uaccessctl list [MATCH...]    a table of the event entries, newest last
  *   uaccessctl show [MATCH...]    every field of the matching entries
  *
- * A MATCH is a pid, FIELD=VALUE or a function (cli_match.h); several
+ * A MATCH is a pid, FIELD=VALUE or a function (match.h); several
  * matches on one field are ORed, on different fields ANDed, as sd-journal
  * does.  Without a MESSAGE_ID= match only event entries are selected.
  */
@@ -24,9 +24,9 @@
 #include <systemd/sd-journal.h>
 
 #include "cli.h"
-#include "cli_journal.h"
-#include "msgid.h"
-#include "json.h"
+#include "query.h"
+#include "common/msgid.h"
+#include "common/json.h"
 
 static void free_bad_files(struct uk_query *q)
 {

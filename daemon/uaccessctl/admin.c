@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_output.h"
+#include "output.h"
 
 #define SET_USAGE \
 	"set mode off|count|report|warn, set ratelimit INTERVAL_MS BURST, " \

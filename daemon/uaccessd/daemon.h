@@ -8,11 +8,11 @@
 
 #include <stdbool.h>
 #include <systemd/sd-event.h>
-#include "clock.h"
+#include "common/clock.h"
 #include "config.h"
-#include "control.h"
+#include "common/control.h"
 #include "control_server.h"
-#include "nl.h"
+#include "common/nl.h"
 #include "pipeline.h"
 #include "replay_stream.h"
 

@@ -2,17 +2,17 @@
 /*
  * uaccessctl sites and top from the journal: per-site totals by machine
  * and over the fleet, from uaccessd's event and summary entries.  See
- * cli_fleet.h for what is counted and how.
+ * fleet.h for what is counted and how.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_fleet.h"
-#include "cli_journal.h"
-#include "cli_output.h"
-#include "msgid.h"
+#include "fleet.h"
+#include "query.h"
+#include "output.h"
+#include "common/msgid.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 

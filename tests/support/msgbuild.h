@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
+#include "common/event.h"
 
 /* nlmsg_type @family, nlmsg_seq @seq_nl; cmd EVENT, version 1. */
 int uk_event_build(const struct uk_event *ev, uint16_t family,

@@ -9,8 +9,8 @@
 
 #include <stdint.h>
 #include <sys/uio.h>
-#include "event.h"
-#include "msgid.h"
+#include "common/event.h"
+#include "common/msgid.h"
 
 /* Where an event was lost, as UACCESS_LOSS_REASON says it. */
 enum uk_loss {

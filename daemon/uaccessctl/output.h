@@ -16,9 +16,9 @@
 #include <time.h>
 
 #include "cli.h"
-#include "event.h"
-#include "json.h"
-#include "nl.h"
+#include "common/event.h"
+#include "common/json.h"
+#include "common/nl.h"
 
 /* ---- transports ---- */
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uaccessctl's shared output and plumbing, see cli_output.h.
+ * uaccessctl's shared output and plumbing, see output.h.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,11 +13,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "why.h"
-#include "cli_output.h"
-#include "control.h"
-#include "control_client.h"
-#include "format.h"
+#include "common/why.h"
+#include "output.h"
+#include "common/control.h"
+#include "common/control_client.h"
+#include "common/format.h"
 
 const struct uk_cli_sys uk_cli_sys_real = {
 	.ctl_call = uk_ctl_call,

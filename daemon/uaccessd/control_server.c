@@ -21,10 +21,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "control_client.h"
+#include "common/clock.h"
+#include "common/control_client.h"
 #include "control_server.h"
-#include "json.h"
+#include "common/json.h"
 
 /* After EMFILE and the like, accepting pauses this long. */
 #define ACCEPT_RETRY_USEC	(100 * 1000ULL)

@@ -3,7 +3,7 @@
  * The journal side of uaccessctl's journal verbs (list, show, and sites
  * and top with --directory, --since, --until or --boot): the command
  * line's matches, boot and time window turned into an sd-journal query,
- * and a walk over the entries in the window.  cli_journal.c.
+ * and a walk over the entries in the window.  query.c.
  */
 #ifndef UK_CLI_JOURNAL_H
 #define UK_CLI_JOURNAL_H
@@ -13,7 +13,7 @@
 #include <systemd/sd-journal.h>
 
 #include "cli.h"
-#include "cli_match.h"
+#include "match.h"
 
 struct uk_query {
 	struct uk_cli cli;		/* the global options */

@@ -20,8 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "cli_output.h"
+#include "uaccessctl/cli.h"
+#include "uaccessctl/output.h"
 #include "msgbuild.h"
 
 #define FAKE_FAMILY	0x1d

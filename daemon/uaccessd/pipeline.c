@@ -14,9 +14,9 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
-#include "clock.h"
-#include "json.h"
-#include "nl.h"
+#include "common/clock.h"
+#include "common/json.h"
+#include "common/nl.h"
 #include "pipeline.h"
 
 #define UK_LOSS_LOG_NS		(5 * UK_NSEC_PER_SEC)

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "cli_output.h"
-#include "control.h"
-#include "control_client.h"
+#include "output.h"
+#include "common/control.h"
+#include "common/control_client.h"
 
 /* Options that apply to some verbs only. */
 enum {

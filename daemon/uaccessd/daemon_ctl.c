@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "daemon.h"
-#include "json.h"
+#include "common/json.h"
 
 /*
  * Take what is queued, then the kernel's exact totals; at most once per

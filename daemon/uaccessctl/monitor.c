@@ -19,8 +19,8 @@
 #include <unistd.h>
 #include <linux/genetlink.h>
 
-#include "clock.h"
-#include "cli_output.h"
+#include "common/clock.h"
+#include "output.h"
 
 /* Past net.core.rmem_max when privileged (we are, to join the group). */
 #define MONITOR_RCVBUF	(8 << 20)

@@ -6,7 +6,7 @@
  * whole fleet, for a collector's directory of systemd-journal-remote
  * (docs/fleet.md).  The pure part (adding entries, totals, sorting, the
  * table and the JSON) is unit-tested on its own; uk_cli_fleet() walks
- * the journal (cli_journal.h).
+ * the journal (query.h).
  *
  * The totals, as the entries state them (docs/uaccessctl.md):
  *   events      the event entries of the site (MESSAGE_ID event), one
@@ -31,8 +31,8 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "cli_match.h"
-#include "json.h"
+#include "match.h"
+#include "common/json.h"
 
 enum uk_fleet_sort {
 	UK_FLEET_SORT_COUNT,	/* most occurrences first */

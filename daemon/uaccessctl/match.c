@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Matches, times and entry output of `uaccessctl list` and `show`; see
- * cli_match.h.  No journal IO here.
+ * match.h.  No journal IO here.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -12,11 +12,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "why.h"
-#include "cli_fleet.h"
-#include "cli_match.h"
-#include "cli_output.h"
-#include "event.h"
+#include "common/why.h"
+#include "fleet.h"
+#include "match.h"
+#include "output.h"
+#include "common/event.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The pure half of `uaccessctl list` and `show` (cli_journal.c does the
+ * The pure half of `uaccessctl list` and `show` (query.c does the
  * sd-journal IO): what a command-line match means, what a --since/--until
  * time means, and how an entry, held as its journal fields, is shown as a
  * table row, a detail block or a JSON object.  Nothing here touches the
@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "json.h"
+#include "common/json.h"
 
 /* ---- matches ---- */
 

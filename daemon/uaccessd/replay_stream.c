@@ -6,8 +6,8 @@
 #include <unistd.h>
 #include <linux/netlink.h>
 
-#include "clock.h"
-#include "nl.h"
+#include "common/clock.h"
+#include "common/nl.h"
 #include "replay.h"
 #include "replay_stream.h"
 

@@ -6,7 +6,7 @@
  * from the kernel's dump-sites (admin, works without uaccessd), or with
  * a journal option (--directory, --since, --until, --boot) from the
  * journal's entries of uaccessd, by machine and over a fleet
- * (cli_fleet.c).
+ * (fleet.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_fleet.h"
-#include "cli_output.h"
+#include "fleet.h"
+#include "output.h"
 
 #define TOP_DEFAULT	10
 
