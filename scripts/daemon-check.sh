@@ -25,14 +25,14 @@ for s in $suites; do
 	journald)
 		make -s -C "$top/daemon" SAN=1 O="$san" all tools >/dev/null || status=1
 		UK_BIN=$san "$top/scripts/tap-suite.sh" daemon-journald \
-			"$top/tests/unit/journald.t" || status=1
+			"$top/tests/host/journald.t" || status=1
 		UK_BIN=$san "$top/scripts/tap-suite.sh" cli \
-			"$top/tests/unit/cli.t" || status=1
+			"$top/tests/host/cli.t" || status=1
 		UK_BIN=$san "$top/scripts/tap-suite.sh" cli-journal \
-			"$top/tests/unit/cli_journal.t" || status=1
-		UK_BIN=$san "$top/scripts/tap-suite.sh" fleet "$top/tests/unit/fleet.t" || status=1
+			"$top/tests/host/cli_journal.t" || status=1
+		UK_BIN=$san "$top/scripts/tap-suite.sh" fleet "$top/tests/host/fleet.t" || status=1
 		UK_BIN=$san "$top/scripts/tap-suite.sh" manpages \
-			"$top/tests/unit/manpages.t" || status=1
+			"$top/tests/host/manpages.t" || status=1
 		;;
 	fuzz)
 		"$top/scripts/tap-suite.sh" daemon-fuzz \

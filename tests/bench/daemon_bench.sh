@@ -6,7 +6,7 @@
 # sites.  Not a pass/fail test: the figures depend on the machine.
 #
 # Runs in a private mount namespace (tmpfs /run and /var/log) like
-# tests/unit/journald.t.  EVENTS defaults to 1,000,000 per row.
+# tests/host/journald.t.  EVENTS defaults to 1,000,000 per row.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${UK_BIN:-$top/build/daemon}

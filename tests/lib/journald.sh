@@ -1,5 +1,5 @@
 # journald.sh: sourced by the host tests that need a real systemd-journald
-# (tests/unit/journald.t, cli_journal.t, fleet.t).  The caller sets $top and $tmp
+# (tests/host/journald.t, cli_journal.t, fleet.t).  The caller sets $top and $tmp
 # and re-executes itself in a private mount namespace first:
 #
 #	uk_private_ns NAME "$@"		(returns only inside the namespace)

@@ -14,7 +14,7 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${UK_BIN:-$top/build/daemon}
-here=$top/tests/unit
+here=$top/tests/host
 
 . "$top/tests/lib/journald.sh"
 uk_private_ns UK_JOURNALD_NS "$@"
