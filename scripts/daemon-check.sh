@@ -1,20 +1,24 @@
 #!/bin/bash
 # daemon-check.sh: the host-side daemon suites, each counted by tests/lib/tap.py:
-# the build (-Werror), the unit tests and the journald test under ASan+UBSan,
-# and each fuzz target for FUZZ_TIME seconds (default 30: make check keeps
+# the folder layout (tests/host/layout.py), the build (-Werror), the unit
+# tests and the journald test under ASan+UBSan, and each fuzz target for FUZZ_TIME seconds (default 30: make check keeps
 # under 40 minutes on 2 cores; `make fuzz` runs 600) on its corpus.
 #
-#   daemon-check.sh [unit|journald|fuzz]...     default: all of them
+#   daemon-check.sh [layout|unit|journald|fuzz]...     default: all of them
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 san=$top/build/daemon-san
 status=0
-suites=${*:-unit journald fuzz}
+suites=${*:-layout unit journald fuzz}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 for s in $suites; do
 	case $s in
+	layout)
+		"$top/scripts/tap-suite.sh" daemon-layout \
+			python3 "$top/tests/host/layout.py" || status=1
+		;;
 	unit)
 		"$top/scripts/tap-suite.sh" daemon-unit-san \
 			make -s -C "$top/daemon" SAN=1 O="$san" all tools unit || status=1
