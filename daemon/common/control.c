@@ -12,6 +12,7 @@
 
 #include "control.h"
 #include "json.h"
+#include "util.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -42,7 +43,7 @@ static const char *const sort_names[] = {
 	[UK_CTL_SORT_NAME] = "name",
 };
 
-#define N_SORTS (sizeof(sort_names) / sizeof(sort_names[0]))
+#define N_SORTS (ARRAY_SIZE(sort_names))
 
 const char *uk_ctl_cmd_name(enum uk_ctl_cmd cmd)
 {

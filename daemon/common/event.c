@@ -18,8 +18,8 @@
 
 #include "why.h"
 #include "event.h"
+#include "util.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MEMBER_SIZE(type, member)	sizeof(((type *)0)->member)
 
 #define UK_FIELD(st, ATTR, member, JOURNAL, ftype, en, req)		\
@@ -256,6 +256,12 @@ uint32_t uk_enum_value(enum uk_enum e, const char *name)
 
 /* Attribute types below this have a bit in ->present. */
 #define UK_ATTR_BITS	64
+
+/* Every attribute of the tables has its bit, and its index fits int8_t. */
+_Static_assert(UACCESS_KADDR_A_EVENT_MAX < UK_ATTR_BITS, "event attributes fit ->present");
+_Static_assert(UACCESS_KADDR_A_SITE_MAX < UK_ATTR_BITS, "site attributes fit ->present");
+_Static_assert(UACCESS_KADDR_A_STATUS_MAX < UK_ATTR_BITS, "status attributes fit ->present");
+_Static_assert(UK_ATTR_BITS <= INT8_MAX, "a field's index fits index[]");
 
 struct uk_msg_desc {
 	const char *what;

@@ -4,13 +4,14 @@
 #include <string.h>
 
 #include "format.h"
+#include "util.h"
 
 bool uk_field_present(const struct uk_field *f, const void *obj)
 {
 	uint64_t present;
 
 	memcpy(&present, obj, sizeof(present));
-	return f->attr >= 0 && f->attr < 64 && (present & (1ULL << f->attr));
+	return f->attr >= 0 && f->attr < 64 && (present & UK_BIT(f->attr));
 }
 
 size_t uk_field_format(const struct uk_field *f, const void *obj,

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "json.h"
+#include "util.h"
 
 /*
  * Length of the well-formed UTF-8 sequence at @s (1 to 4), or 0 if the
@@ -381,18 +383,16 @@ void uk_json_fields(struct uk_json *j, const struct uk_field *fields,
 {
 	const unsigned char *base = obj;
 	const struct uk_field *f;
-	uint64_t present, v64;
+	uint64_t v64;
 	uint32_t v32;
 	int32_t s32;
 	const char *name;
 	char b[24];
 
-	memcpy(&present, base, sizeof(present));
 	for (f = fields; f->name && !j->err; f++) {
 		const unsigned char *p = base + f->offset;
 
-		if (f->attr < 0 || f->attr >= 64 ||
-		    !(present & (1ULL << f->attr)))
+		if (!uk_field_present(f, base))
 			continue;
 		uk_json_key(j, f->name);
 		switch (f->type) {
@@ -839,7 +839,7 @@ static int parse_literal(struct parser *p, struct uk_json_value **ret)
 	};
 	size_t i, n;
 
-	for (i = 0; i < sizeof(lits) / sizeof(lits[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(lits); i++) {
 		n = strlen(lits[i].word);
 		if (p->len - p->pos >= n &&
 		    !memcmp(p->s + p->pos, lits[i].word, n)) {

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "output.h"
+#include "common/util.h"
 
 #define SET_USAGE \
 	"set mode off|count|report|warn, set ratelimit INTERVAL_MS BURST, " \
@@ -126,7 +127,7 @@ static void print_config(const struct uk_cli *cli, const struct uk_status *st)
 	size_t i;
 
 	/* Only the settings, not the counters. */
-	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(attrs); i++)
 		present |= st->present & (1ULL << attrs[i]);
 	cfg.present = present;
 	if (!cli->json) {

@@ -13,8 +13,7 @@
 #include "query.h"
 #include "output.h"
 #include "common/msgid.h"
-
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#include "common/util.h"
 
 /* Longest value taken from a field (a symbol is at most 128 bytes). */
 #define UK_FLEET_VALUE_MAX	256

@@ -17,8 +17,7 @@
 #include "match.h"
 #include "output.h"
 #include "common/event.h"
-
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#include "common/util.h"
 
 #define USEC_PER_MSEC	UINT64_C(1000)
 #define USEC_PER_SEC	UINT64_C(1000000)

@@ -15,6 +15,7 @@
 
 #include "common/why.h"
 #include "output.h"
+#include "common/util.h"
 #include "common/control.h"
 #include "common/control_client.h"
 #include "common/format.h"
@@ -764,12 +765,11 @@ unsigned int uk_cli_fields_from_json(const struct uk_field *fields,
 
 	memset(obj, 0, size);
 	for (f = fields; f->name; f++) {
-		if (f->attr < 0 || f->attr >= 64 ||
-		    f->offset + (f->type == UK_FT_STR ? f->len : 4) > size)
+		if (f->offset + (f->type == UK_FT_STR ? f->len : 4) > size)
 			continue;
 		m = uk_json_object_get(v, f->name);
 		if (m && field_from_json(f, m, obj)) {
-			present |= 1ULL << f->attr;
+			present |= UK_BIT(f->attr);
 			n++;
 		}
 	}

@@ -16,6 +16,7 @@
 
 #include "fleet.h"
 #include "output.h"
+#include "common/util.h"
 
 #define TOP_DEFAULT	10
 
@@ -42,7 +43,7 @@ static const struct uk_cli_column columns[] = {
 	{ "LAST", UK_CLI_LEFT },
 	{ "SUPPRESSED", UK_CLI_RIGHT },
 };
-#define NCOLS	(sizeof(columns) / sizeof(columns[0]))
+#define NCOLS	(ARRAY_SIZE(columns))
 
 /* One table row, whichever the source. */
 struct row {
@@ -374,7 +375,7 @@ static int kernel_json(const struct uk_cli *cli, const struct site_list *l,
 	uint64_t real;
 	size_t i;
 
-	site_fields(fields, sizeof(fields) / sizeof(fields[0]));
+	site_fields(fields, ARRAY_SIZE(fields));
 	uk_json_init(&j, 0);
 	uk_json_object_begin(&j);
 	uk_json_kv_str(&j, "source", "netlink");
@@ -441,7 +442,7 @@ static int parse_sort(const struct uk_cli *cli, const char *verb,
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(sort_names) / sizeof(sort_names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sort_names); i++) {
 		if (!strcmp(s, sort_names[i])) {
 			*ret = (enum sort)i;
 			return 0;

@@ -17,6 +17,7 @@
 #include "output.h"
 #include "common/control.h"
 #include "common/control_client.h"
+#include "common/util.h"
 
 /* Options that apply to some verbs only. */
 enum {
@@ -253,7 +254,7 @@ static const struct verb *find_verb(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(verbs); i++)
 		if (!strcmp(verbs[i].name, name))
 			return &verbs[i];
 	return NULL;

@@ -26,11 +26,7 @@
 #include <string.h>
 
 #include "aggregate.h"
-
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define container_of(ptr, type, member) \
-	((type *)((char *)(ptr) - offsetof(type, member)))
-#define BIT_ATTR(a)	(1ULL << (a))
+#include "common/util.h"
 
 /* Interned frame symbol, shared by every stack that has the frame. */
 struct uk_str {
@@ -931,8 +927,8 @@ static int key_from(uint64_t present, int a_ip, int a_kind, int a_helper,
 		    int a_dir, uint64_t ip, uint32_t kind, uint32_t helper,
 		    uint32_t dir, struct site_key *k)
 {
-	uint64_t need = BIT_ATTR(a_ip) | BIT_ATTR(a_kind) |
-			BIT_ATTR(a_helper) | BIT_ATTR(a_dir);
+	uint64_t need = UK_BIT(a_ip) | UK_BIT(a_kind) |
+			UK_BIT(a_helper) | UK_BIT(a_dir);
 
 	if ((present & need) != need || !ip || !kind || !helper || !dir)
 		return -EINVAL;
@@ -955,12 +951,12 @@ static struct uk_agg_site *site_lookup(const struct uk_agg *agg,
 static void site_account(struct uk_agg *agg, struct uk_agg_site *s,
 			 const struct uk_event *ev)
 {
-	uint64_t count = ev->present & BIT_ATTR(UACCESS_KADDR_A_EVENT_COUNT) ?
+	uint64_t count = ev->present & UK_BIT(UACCESS_KADDR_A_EVENT_COUNT) ?
 			 ev->count : 0;
 	uint64_t sync = s->private_sync_count;
 
 	s->events++;
-	if (ev->present & BIT_ATTR(UACCESS_KADDR_A_EVENT_SITE_ID))
+	if (ev->present & UK_BIT(UACCESS_KADDR_A_EVENT_SITE_ID))
 		s->site_id = ev->site_id;
 	/*
 	 * The count is a clock of the site: an event with a count at or
@@ -987,8 +983,8 @@ static void site_account(struct uk_agg *agg, struct uk_agg_site *s,
 		s->last_real = ev->ts_real;
 		s->last_address = ev->address;
 	}
-	if (ev->present & BIT_ATTR(UACCESS_KADDR_A_EVENT_TIMESTAMP_REAL) &&
-	    ev->present & BIT_ATTR(UACCESS_KADDR_A_EVENT_TIMESTAMP_BOOT)) {
+	if (ev->present & UK_BIT(UACCESS_KADDR_A_EVENT_TIMESTAMP_REAL) &&
+	    ev->present & UK_BIT(UACCESS_KADDR_A_EVENT_TIMESTAMP_BOOT)) {
 		agg->real_offset = ev->ts_real - ev->ts_boot;
 		agg->have_offset = true;
 	}
@@ -1022,7 +1018,7 @@ int uk_agg_add_event(struct uk_agg *agg, const struct uk_event *ev,
 		return ret;
 	if (ev->nr_frames > UK_STACK_MAX)
 		return -EINVAL;
-	if (ev->present & BIT_ATTR(UACCESS_KADDR_A_EVENT_SITE_SYMBOL)) {
+	if (ev->present & UK_BIT(UACCESS_KADDR_A_EVENT_SITE_SYMBOL)) {
 		sym = ev->site_symbol;
 		symlen = bounded_len(sym, sizeof(ev->site_symbol));
 	}
@@ -1120,7 +1116,7 @@ int uk_agg_sync_site(struct uk_agg *agg, const struct uk_site *ks,
 		       ks->helper, ks->direction, &k);
 	if (ret < 0)
 		return ret;
-	if (ks->present & BIT_ATTR(UACCESS_KADDR_A_SITE_SITE_SYMBOL)) {
+	if (ks->present & UK_BIT(UACCESS_KADDR_A_SITE_SITE_SYMBOL)) {
 		sym = ks->site_symbol;
 		symlen = bounded_len(sym, sizeof(ks->site_symbol));
 	}
@@ -1145,7 +1141,7 @@ int uk_agg_sync_site(struct uk_agg *agg, const struct uk_site *ks,
 	}
 
 	agg->st.syncs++;
-	if (ks->present & BIT_ATTR(UACCESS_KADDR_A_SITE_SITE_ID))
+	if (ks->present & UK_BIT(UACCESS_KADDR_A_SITE_SITE_ID))
 		s->site_id = ks->site_id;
 	if (ks->count < s->count) {
 		/* Counts only go down when the kernel was reset. */
@@ -1177,7 +1173,7 @@ int uk_agg_sync_site(struct uk_agg *agg, const struct uk_site *ks,
 	if (ks->last_ts_boot > s->last_boot) {
 		s->last_boot = ks->last_ts_boot;
 		s->last_real = real_estimate(agg, ks->last_ts_boot);
-		if (ks->present & BIT_ATTR(UACCESS_KADDR_A_SITE_LAST_ADDRESS))
+		if (ks->present & UK_BIT(UACCESS_KADDR_A_SITE_LAST_ADDRESS))
 			s->last_address = ks->last_address;
 	}
 	if (site_out)

@@ -19,6 +19,7 @@
 #include "config.h"
 #include "common/event.h"
 #include "common/json.h"
+#include "common/util.h"
 
 #define KIB	1024ULL
 #define MIB	(1024 * KIB)
@@ -64,7 +65,7 @@ static const struct key keys[] = {
 	{ "ignore", K_PATTERN, 0, 0, 0, 0, false },
 };
 
-#define N_KEYS (sizeof(keys) / sizeof(keys[0]))
+#define N_KEYS (ARRAY_SIZE(keys))
 
 static uint64_t *slot(struct uk_config *cfg, const struct key *k)
 {
@@ -184,7 +185,7 @@ static int parse_duration(const char *s, uint64_t *ret)
 	r = parse_digits(&s, &v);
 	if (r < 0)
 		return r;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(units); i++)
 		if (!strcmp(s, units[i].suffix))
 			return scale(v, units[i].usec, ret);
 	return -EINVAL;
@@ -215,14 +216,14 @@ static void format_value(const struct key *k, uint64_t v, char *buf,
 	size_t i;
 
 	if (k->kind == K_SIZE) {
-		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(sizes); i++)
 			if (v && v % sizes[i].unit == 0) {
 				snprintf(buf, size, "%" PRIu64 "%s",
 					 v / sizes[i].unit, sizes[i].suffix);
 				return;
 			}
 	} else if (k->kind == K_DURATION) {
-		for (i = 0; i < sizeof(durations) / sizeof(durations[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(durations); i++)
 			if (v && v % durations[i].unit == 0) {
 				snprintf(buf, size, "%" PRIu64 "%s",
 					 v / durations[i].unit,

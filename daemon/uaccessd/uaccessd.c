@@ -24,6 +24,7 @@
 
 #include "daemon.h"
 #include "replay.h"
+#include "common/util.h"
 
 #define UK_STATUS_USEC		(2 * 1000000ULL)
 
@@ -37,7 +38,7 @@ static const char *const uk_state_names[] = {
 
 const char *uk_daemon_state_name(enum uk_daemon_state s)
 {
-	return s < sizeof(uk_state_names) / sizeof(uk_state_names[0]) ?
+	return s < ARRAY_SIZE(uk_state_names) ?
 		uk_state_names[s] : "unknown";
 }
 

@@ -17,10 +17,10 @@
 
 #include "common/event.h"
 #include "msgbuild.h"
+#include "common/util.h"
 
 #define FAMILY		0x1d
 #define BUFLEN		16384
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 enum set { SET_EVENT, SET_SITE, SET_STATUS, NR_SETS };
 

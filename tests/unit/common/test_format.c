@@ -16,8 +16,8 @@
 
 #include "common/event.h"
 #include "common/format.h"
+#include "common/util.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define CANARY		'#'
 
 static const struct uk_field *field(const struct uk_field *fields, int attr)

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "common/json.h"
+#include "common/util.h"
 
 /* Finishes @j and compares with @expected; frees the text. */
 static void assert_json(struct uk_json *j, const char *expected)
@@ -152,7 +153,7 @@ static void writer_replaces_invalid_utf8_bytes(void **state)
 	size_t i, len;
 	char *out;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		uk_json_init(&j, 0);
 		uk_json_str(&j, cases[i].in);
 		assert_int_equal(uk_json_finish(&j, &out, &len), 0);
@@ -643,7 +644,7 @@ static void reader_rejects_malformed_numbers(void **state)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		assert_parse_fails(cases[i].text, strlen(cases[i].text),
 				   cases[i].reason);
 }
@@ -703,7 +704,7 @@ static void reader_rejects_malformed_strings(void **state)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		assert_parse_fails(cases[i].text, strlen(cases[i].text),
 				   cases[i].reason);
 }
@@ -767,7 +768,7 @@ static void reader_rejects_structural_errors(void **state)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		assert_parse_fails(cases[i].text, strlen(cases[i].text),
 				   cases[i].reason);
 }

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "cli_fake.h"
+#include "common/util.h"
 
 static const struct uk_cli plain = { 0 };
 static const struct uk_cli json = { .json = true };
@@ -70,7 +71,7 @@ static void set_every_mode_name(void **state)
 	struct run r;
 	size_t i;
 
-	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
 		kernel_up();
 		RUN(&r, uk_cli_set, plain, "mode", modes[i].name);
 		assert_int_equal(r.code, UK_EXIT_OK);
@@ -150,7 +151,7 @@ static void set_bad_input_exits_2_before_the_kernel(void **state)
 	struct run r;
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		kernel_up();
 		run_verb(uk_cli_set, plain, &r, cases[i].argc, cases[i].argv);
 		assert_int_equal(r.code, UK_EXIT_USAGE);

@@ -25,8 +25,8 @@
 #include "uaccessctl/match.h"
 #include "common/msgid.h"
 #include "common/json.h"
+#include "common/util.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define USEC		1000000ULL
 /* Thu 2026-12-03 07:12:01 UTC */
 #define NOW		(1796281921ULL * USEC)

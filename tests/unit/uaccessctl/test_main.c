@@ -24,6 +24,7 @@
 int uaccessctl_main(int argc, char **argv);
 #define main uaccessctl_main
 #include "uaccessctl/uaccessctl.c"
+#include "common/util.h"
 #undef main
 
 static char tmpdir[] = "/tmp/uk-cli-main.XXXXXX";
@@ -117,7 +118,7 @@ static void run_main(struct run *r, int nargs, const char *const *args)
 #define MAIN(r, ...)							\
 	do {								\
 		const char *args_[] = { __VA_ARGS__ };			\
-		run_main(r, (int)(sizeof(args_) / sizeof(args_[0])),	\
+		run_main(r, (int)(ARRAY_SIZE(args_)),	\
 			 args_);					\
 	} while (0)
 
@@ -133,7 +134,7 @@ static void help_and_version_exit_0(void **state)
 	MAIN(&r, "--help");
 	assert_int_equal(r.code, UK_EXIT_OK);
 	assert_int_equal(strncmp(r.out, "uaccessctl [OPTIONS...]", 23), 0);
-	for (i = 0; i < sizeof(verbs_) / sizeof(verbs_[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(verbs_); i++) {
 		char want[32];
 
 		snprintf(want, sizeof(want), "\n  %s ", verbs_[i]);
@@ -208,7 +209,7 @@ static void bad_command_lines_exit_2(void **state)
 	struct run r;
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		both_up();
 		run_main(&r, cases[i].n, cases[i].args);
 		if (r.code != UK_EXIT_USAGE)
@@ -343,7 +344,7 @@ static int parse_args(struct parsed *p, int n, const char *const *args)
 #define PARSE(p, ...)							\
 	({								\
 		const char *args_[] = { __VA_ARGS__ };			\
-		parse_args(p, (int)(sizeof(args_) / sizeof(args_[0])),	\
+		parse_args(p, (int)(ARRAY_SIZE(args_)),	\
 			   args_);					\
 	})
 

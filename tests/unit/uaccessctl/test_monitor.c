@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "cli_fake.h"
+#include "common/util.h"
 
 static const struct uk_cli plain = { 0 };
 static const struct uk_cli json = { .json = true };
@@ -422,7 +423,7 @@ static void bad_arguments_exit_2(void **state)
 	struct run r;
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		fake_reset_all();
 		run_verb(uk_cli_monitor, plain, &r, cases[i].argc,
 			 cases[i].argv);

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "cli_fake.h"
+#include "common/util.h"
 
 static char tmpdir[] = "/tmp/uk-cli-output.XXXXXX";
 
@@ -99,7 +100,7 @@ static void ctl_transport_errors_read_as_sentences(void **state)
 	char why[256];
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		fake_reset_all();
 		fake.ctl_err = cases[i].err;
 		assert_int_equal(uk_cli_ctl(&cli, "{}", &v, why, sizeof(why)),
@@ -140,7 +141,7 @@ static void ctl_replies_checked(void **state)
 	char why[256];
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		fake_reset_all();
 		fake.reply_status = cases[i].reply;
 		assert_int_equal(uk_cli_ctl(&cli, "{\"cmd\":\"status\"}", &v,
@@ -335,7 +336,7 @@ static void numbers_are_strict(void **state)
 	assert_int_equal(uk_cli_parse_u64("18446744073709551616", UINT64_MAX,
 					  &v), -ERANGE);
 	assert_int_equal(uk_cli_parse_u64("11", 10, &v), -ERANGE);
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		v = 77;
 		assert_int_equal(uk_cli_parse_u64(bad[i], UINT64_MAX, &v),
 				 -EINVAL);
@@ -371,7 +372,7 @@ static void seconds_parse_to_milliseconds(void **state)
 	uint64_t ms;
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		ms = 12345;
 		if (uk_cli_parse_seconds(cases[i].s, &ms) != cases[i].ret)
 			fail_msg("\"%s\": expected %d", cases[i].s,
@@ -409,7 +410,7 @@ static void sanitize_replaces_controls_and_bad_utf8(void **state)
 	char buf[64];
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		assert_string_equal(uk_cli_sanitize(cases[i].in, buf,
 						    sizeof(buf)),
 				    cases[i].out);
@@ -693,7 +694,7 @@ static void fields_from_json_refuses_bad_hex(void **state)
 	char in[128];
 	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		snprintf(in, sizeof(in), "{\"site_ip\":%s}", bad[i]);
 		assert_int_equal(uk_json_parse(in, strlen(in), &v, NULL, 0), 0);
 		if (uk_cli_fields_from_json(uk_site_fields, v, &s, sizeof(s)))

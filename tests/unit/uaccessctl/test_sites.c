@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "cli_fake.h"
+#include "common/util.h"
 
 #define SITE(id, ip, sym, kind, helper, dir, count, ksupp, jsupp, first, last) \
 	"{\"site_id\":" #id ",\"site_ip\":\"" ip "\",\"site_symbol\":\""	\
@@ -250,7 +251,7 @@ static void bad_arguments_exit_2_before_any_request(void **state)
 	struct run r;
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		daemon_up(reply_three);
 		run_verb(uk_cli_sites, plain, &r, cases[i].argc,
 			 cases[i].argv);
@@ -308,7 +309,7 @@ static void daemon_bad_replies_exit_1(void **state)
 	struct run r;
 	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		daemon_up(bad[i]);
 		RUN(&r, uk_cli_sites, plain);
 		assert_int_equal(r.code, UK_EXIT_FAILURE);

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "cli_fake.h"
+#include "common/util.h"
 
 #define MSG_NO_KERNEL \
 	"uaccessctl: kernel lacks uaccess_kaddr support (CONFIG_DEBUG_UACCESS_KADDR)\n"
@@ -363,7 +364,7 @@ static void daemon_reply_without_daemon_object_exits_1(void **state)
 	struct run r;
 	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		both_up();
 		fake.reply_status = bad[i];
 		RUN(&r, uk_cli_status, plain);

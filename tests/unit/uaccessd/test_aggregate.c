@@ -15,8 +15,8 @@
 #include <cmocka.h>
 
 #include "uaccessd/aggregate.h"
+#include "common/util.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MS		1000000ULL
 #define SEC		1000000000ULL
 #define IP(n)		(0xffffffff81000000ULL + (uint64_t)(n) * 0x40)

@@ -16,6 +16,7 @@
 
 #include "uaccessd/config.h"
 #include "common/json.h"
+#include "common/util.h"
 
 #define MS	1000ULL
 #define SEC	1000000ULL
@@ -185,7 +186,7 @@ static void sizes_take_binary_suffixes(void **state)
 	char line[64];
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		snprintf(line, sizeof(line), "rcvbuf = %s\n", cases[i].v);
 		parse_ok(line, &cfg);
 		assert_int_equal(cfg.rcvbuf, cases[i].bytes);
@@ -225,7 +226,7 @@ static void sizes_out_of_range_or_malformed_are_refused(void **state)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		parse_fails(cases[i].line, strlen(cases[i].line),
 			    cases[i].msg);
 }
@@ -269,7 +270,7 @@ static void durations_take_units_and_plain_seconds(void **state)
 	uint64_t got;
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		parse_ok(cases[i].line, &cfg);
 		memcpy(&got, (char *)&cfg + cases[i].offset, sizeof(got));
 		if (got != cases[i].usec)
@@ -317,7 +318,7 @@ static void durations_out_of_range_or_malformed_are_refused(void **state)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		parse_fails(cases[i].line, strlen(cases[i].line),
 			    cases[i].msg);
 }
@@ -350,7 +351,7 @@ static void counts_are_range_checked(void **state)
 	struct uk_config cfg;
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		parse_fails(cases[i].line, strlen(cases[i].line),
 			    cases[i].msg);
 	/* the bounds themselves are fine */
@@ -386,7 +387,7 @@ static void malformed_lines_are_refused_with_line_number(void **state)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		parse_fails(cases[i].text, strlen(cases[i].text),
 			    cases[i].msg);
 }
@@ -662,7 +663,7 @@ static void shipped_config_shows_every_key_with_its_default(void **state)
 	fclose(f);
 	assert_true(len > 0);
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		snprintf(want, sizeof(want), "\n#%s = ", names[i]);
 		if (!strstr(text, want))
 			fail_msg("%s does not show \"%s\"", path, want + 1);

@@ -32,6 +32,7 @@
 #include "common/control_client.h"
 #include "uaccessd/control_server.h"
 #include "common/json.h"
+#include "common/util.h"
 
 /* ---- dummy daemon state behind the handlers ---- */
 
@@ -285,7 +286,7 @@ static void sites_passes_limit_and_sort(void **state)
 	size_t i;
 	int r;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct dummy d = { 0 };
 
 		v = handle(&d, &user, cases[i].req, &r);
@@ -412,7 +413,7 @@ static void unknown_or_mistyped_command_is_refused(void **state)
 	expect_error_str("{}", EINVAL, NULL, "missing \"cmd\"");
 	expect_error_str("{\"command\":\"status\"}", EINVAL, NULL,
 			 "missing \"cmd\"");
-	for (i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(reqs); i++)
 		expect_error(reqs[i], strlen(reqs[i]), EINVAL, NULL,
 			     "\"cmd\" must be a string");
 }
@@ -455,7 +456,7 @@ static void known_keys_of_wrong_type_are_refused(void **state)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		expect_error(cases[i].req, strlen(cases[i].req), EINVAL,
 			     "sites", cases[i].msg);
 }
@@ -483,7 +484,7 @@ static void garbage_gets_a_well_formed_error_reply(void **state)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		expect_error(cases[i].req, cases[i].len, EINVAL, NULL,
 			     cases[i].msg);
 }

@@ -19,8 +19,8 @@
 
 #include "common/event.h"
 #include "uaccessd/journal.h"
+#include "common/util.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define REC_ENTRIES	64
 #define REC_FIELDS	80
 #define REC_PLAN	16

@@ -20,8 +20,8 @@
 #include "common/json.h"
 #include "msgbuild.h"
 #include "uaccessd/pipeline.h"
+#include "common/util.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define FAMILY		0x1d
 #define MS		1000000ULL
 #define SEC		1000000000ULL

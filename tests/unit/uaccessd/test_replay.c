@@ -19,10 +19,10 @@
 #include "common/event.h"
 #include "msgbuild.h"
 #include "uaccessd/replay.h"
+#include "common/util.h"
 
 #define FAMILY		0x21
 #define NR_MSGS		2000
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* The messages of a recording, as built; a sample of every shape. */
 struct msgs {

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The kernel's small helpers, once for the whole tree. */
+#ifndef UK_UTIL_H
+#define UK_UTIL_H
+
+#include <stddef.h>
+
+/* A compile error, not a wrong count, when @a is a pointer. */
+#define UK_MUST_BE_ARRAY(a) \
+	(sizeof(struct { int _: 1 - 2 * __builtin_types_compatible_p( \
+		__typeof__(a), __typeof__(&(a)[0])); }) * 0)
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]) + UK_MUST_BE_ARRAY(a))
+
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+/* The bit of an attribute in a message's ->present mask. */
+#define UK_BIT(attr)	(1ULL << (attr))
+
+#endif /* UK_UTIL_H */
