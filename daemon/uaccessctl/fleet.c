@@ -592,24 +592,6 @@ int uk_fleet_add(struct uk_fleet *f, const struct uk_entry *e, char *why,
 
 /* ---- totals and order ---- */
 
-void uk_fleet_label(const char *hostname, const char *machine_id,
-		    bool ambiguous, char *buf, size_t len)
-{
-	char host[UK_FLEET_VALUE_MAX + 1];
-
-	if (hostname && hostname[0])
-		uk_cli_sanitize(hostname, host, sizeof(host));
-	else
-		host[0] = '\0';
-	if (host[0] && (!ambiguous || !machine_id || !machine_id[0]))
-		snprintf(buf, len, "%s", host);
-	else if (machine_id && machine_id[0])
-		snprintf(buf, len, "%s(%.8s)", host[0] ? host : "-",
-			 machine_id);
-	else
-		snprintf(buf, len, "(unknown)");
-}
-
 static int cmp_u64_desc(uint64_t a, uint64_t b)
 {
 	return a < b ? 1 : a > b ? -1 : 0;
@@ -690,7 +672,7 @@ static void set_labels(struct uk_fleet *f)
 
 			ambiguous = k != i && h && !strcmp(h, m->hostname);
 		}
-		uk_fleet_label(m->hostname, m->machine_id, ambiguous,
+		uk_label_host(m->hostname, m->machine_id, ambiguous,
 			       m->label, sizeof(m->label));
 	}
 }

@@ -31,8 +31,9 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "match.h"
 #include "common/json.h"
+#include "entry.h"
+#include "label.h"
 
 enum uk_fleet_sort {
 	UK_FLEET_SORT_COUNT,	/* most occurrences first */
@@ -41,7 +42,6 @@ enum uk_fleet_sort {
 };
 
 #define UK_FLEET_DIR_LEN	48
-#define UK_FLEET_LABEL_LEN	(UK_MATCH_FIELD_MAX + 256)
 
 struct uk_fleet_site {
 	char *site;		/* UACCESS_SITE_SYMBOL, else UACCESS_SITE_IP */
@@ -68,7 +68,7 @@ struct uk_fleet_machine {
 	char *machine_id;	/* _MACHINE_ID; "" when the entries had none */
 	char *hostname;		/* its newest entry's _HOSTNAME, or NULL */
 	uint64_t hostname_time;	/* ...and that entry's time */
-	char label[UK_FLEET_LABEL_LEN];	/* set by uk_fleet_finish() */
+	char label[UK_LABEL_LEN];	/* set by uk_fleet_finish() */
 	uint64_t events, suppressed, count, last;
 	struct uk_fleet_site *sites;
 	size_t n_sites, cap;
@@ -108,14 +108,6 @@ int uk_fleet_add(struct uk_fleet *f, const struct uk_entry *e, char *why,
  * everything sorted.  -ENOMEM.
  */
 int uk_fleet_finish(struct uk_fleet *f, enum uk_fleet_sort sort);
-
-/*
- * The label of a machine in tables: its host name, or, when another
- * machine has the same name (@ambiguous) or it has none,
- * "NAME(MACHINE-ID's first 8 digits)"; "(unknown)" without either.
- */
-void uk_fleet_label(const char *hostname, const char *machine_id,
-		    bool ambiguous, char *buf, size_t len);
 
 /*
  * The table: the fleet-wide sites first (HOSTNAME "(fleet)", only when

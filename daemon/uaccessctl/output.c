@@ -407,6 +407,30 @@ char *uk_cli_sanitize(const char *in, char *out, size_t outlen)
 	return out;
 }
 
+void uk_cli_sanitize_n(const char *s, size_t len, char *out, size_t outlen)
+{
+	char *tmp;
+
+	if (!outlen)
+		return;
+	tmp = strndup(s, len < outlen ? len : outlen - 1);
+	if (!tmp) {
+		out[0] = '\0';
+		return;
+	}
+	uk_cli_sanitize(tmp, out, outlen);
+	free(tmp);
+}
+
+char *uk_cli_sanitize_dup(const char *s, size_t len)
+{
+	char *out = malloc(len + 1);
+
+	if (out)
+		uk_cli_sanitize_n(s, len, out, len + 1);
+	return out;
+}
+
 size_t uk_cli_width(const char *s)
 {
 	size_t w = 0;

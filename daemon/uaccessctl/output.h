@@ -145,6 +145,13 @@ int uk_cli_parse_seconds(const char *s, uint64_t *ms);
  * Returns @out.
  */
 char *uk_cli_sanitize(const char *in, char *out, size_t outlen);
+/*
+ * @len bytes (a journal value: may hold NULs, shown up to the first)
+ * sanitized the same way into @out.
+ */
+void uk_cli_sanitize_n(const char *s, size_t len, char *out, size_t outlen);
+/* A sanitized copy of @len bytes of @s; NULL on ENOMEM. */
+char *uk_cli_sanitize_dup(const char *s, size_t len);
 
 /* Columns a UTF-8 string takes (one per character). */
 size_t uk_cli_width(const char *s);

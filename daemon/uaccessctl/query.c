@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "query.h"
 #include "common/msgid.h"
+#include "common/time.h"
 #include "common/json.h"
 
 static void free_bad_files(struct uk_query *q)
@@ -608,7 +609,7 @@ fail:
 			     "cannot read the journal: %s", strerror(-r));
 }
 
-static int no_entries(const struct uk_query *q)
+int uk_query_no_entries(const struct uk_query *q)
 {
 	if (q->cli.json)
 		fputs("[]\n", q->cli.out);
@@ -616,14 +617,8 @@ static int no_entries(const struct uk_query *q)
 	return UK_EXIT_FAILURE;
 }
 
-/* JSON: one object per line inside one array, written as they come. */
-struct json_out {
-	bool full;
-	uint64_t n;
-};
-
-static int put_json(struct uk_query *q, const struct uk_entry *e,
-		    const char *catalog, struct json_out *jo)
+int uk_query_json_put(struct uk_query *q, const struct uk_entry *e,
+		      const char *catalog, struct uk_query_json *jo)
 {
 	struct uk_json js;
 	char *text;
@@ -641,14 +636,13 @@ static int put_json(struct uk_query *q, const struct uk_entry *e,
 	return UK_EXIT_OK;
 }
 
-static int end_json(struct uk_query *q)
+int uk_query_json_end(struct uk_query *q)
 {
 	fputs("]\n", q->cli.out);
 	return UK_EXIT_OK;
 }
 
-/* Entries were shown, but not those of the files that could not be read. */
-static int files_left_out(struct uk_query *q, int r)
+int uk_query_files_left_out(struct uk_query *q, int r)
 {
 	if (r != UK_EXIT_OK || !q->n_bad_files)
 		return r;
@@ -656,109 +650,4 @@ static int files_left_out(struct uk_query *q, int r)
 			    "%zu journal file%s could not be read: %s entries are not shown",
 			    q->n_bad_files, q->n_bad_files == 1 ? "" : "s",
 			    q->n_bad_files == 1 ? "its" : "their");
-}
-
-/* ---- list ---- */
-
-static int list_row(struct uk_query *q, const struct uk_entry *e, void *data)
-{
-	if (q->cli.json)
-		return put_json(q, e, NULL, data);
-	if (uk_list_table_add(data, e) < 0)
-		return uk_cli_error(&q->cli, UK_EXIT_FAILURE, "out of memory");
-	return UK_EXIT_OK;
-}
-
-int uk_cli_list(const struct uk_cli *cli, int argc, char **argv)
-{
-	struct uk_list_table t;
-	struct json_out jo = { .full = false };
-	struct uk_query q;
-	int64_t n;
-	int r;
-
-	uk_list_table_init(&t);
-	r = uk_query_init(&q, cli, argc, argv, NULL);
-	if (r != UK_EXIT_OK)
-		goto out;
-	n = uk_query_walk(&q, false, list_row,
-			  q.cli.json ? (void *)&jo : (void *)&t);
-	if (n < 0) {
-		r = (int)-n;
-		if (q.cli.json && jo.n)
-			end_json(&q);
-		goto out;
-	}
-	if (!n) {
-		r = no_entries(&q);
-		goto out;
-	}
-	if (q.cli.json)
-		r = end_json(&q);
-	else if (uk_list_table_print(&t, q.cli.out, !q.cli.no_legend) < 0)
-		r = uk_cli_error(&q.cli, UK_EXIT_FAILURE,
-				 "cannot write the table: %s", strerror(EIO));
-	r = files_left_out(&q, r);
-out:
-	uk_list_table_release(&t);
-	uk_query_release(&q);
-	return r;
-}
-
-/* ---- show ---- */
-
-static int show_entry(struct uk_query *q, const struct uk_entry *e, void *data)
-{
-	struct json_out *jo = data;
-	char *catalog = NULL;
-	int r;
-
-	/* The catalog explains the entry's MESSAGE_ID, fields filled in. */
-	if (sd_journal_get_catalog(q->j, &catalog) < 0)
-		catalog = NULL;
-	if (q->cli.json) {
-		r = put_json(q, e, catalog, jo);
-	} else {
-		if (jo->n)
-			fputc('\n', q->cli.out);
-		r = uk_entry_show(q->cli.out, e, q->now, catalog) < 0 ?
-		    uk_cli_error(&q->cli, UK_EXIT_FAILURE,
-				 "cannot write the entry: %s", strerror(EIO)) :
-		    UK_EXIT_OK;
-		jo->n++;
-	}
-	free(catalog);
-	return r;
-}
-
-int uk_cli_show(const struct uk_cli *cli, int argc, char **argv)
-{
-	struct json_out jo = { .full = true };
-	struct uk_query q;
-	int64_t n;
-	int r;
-
-	r = uk_query_init(&q, cli, argc, argv, NULL);
-	if (r != UK_EXIT_OK)
-		goto out;
-	/* Nothing asked for: the newest event, like coredumpctl debug. */
-	if (!q.n_matches && !q.cli.lines && !q.cli.since && !q.cli.until)
-		q.cli.lines = 1;
-	n = uk_query_walk(&q, true, show_entry, &jo);
-	if (n < 0) {
-		r = (int)-n;
-		if (q.cli.json && jo.n)
-			end_json(&q);
-		goto out;
-	}
-	if (!n) {
-		r = no_entries(&q);
-		goto out;
-	}
-	if (q.cli.json)
-		r = end_json(&q);
-	r = files_left_out(&q, r);
-out:
-	uk_query_release(&q);
-	return r;
 }

@@ -13,6 +13,7 @@
 #include <systemd/sd-journal.h>
 
 #include "cli.h"
+#include "entry.h"
 #include "match.h"
 
 struct uk_query {
@@ -55,5 +56,26 @@ typedef int (*uk_query_fn)(struct uk_query *q, const struct uk_entry *e,
  */
 int64_t uk_query_walk(struct uk_query *q, bool cursor, uk_query_fn fn,
 		      void *data);
+
+/* What list and show print around the entries. */
+
+/* "No entries found." (and "[]" for JSON); UK_EXIT_FAILURE. */
+int uk_query_no_entries(const struct uk_query *q);
+
+/* JSON output: one object per line inside one array, written as they come. */
+struct uk_query_json {
+	bool full;		/* uk_entry_json()'s @full */
+	uint64_t n;		/* objects written */
+};
+
+int uk_query_json_put(struct uk_query *q, const struct uk_entry *e,
+		      const char *catalog, struct uk_query_json *jo);
+int uk_query_json_end(struct uk_query *q);
+
+/*
+ * @r, or UK_EXIT_FAILURE with a message when the entries were shown but
+ * not those of the journal files that could not be read.
+ */
+int uk_query_files_left_out(struct uk_query *q, int r);
 
 #endif /* UK_CLI_JOURNAL_H */

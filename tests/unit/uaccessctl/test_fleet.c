@@ -22,10 +22,11 @@
 #include <cmocka.h>
 
 #include "uaccessctl/fleet.h"
-#include "uaccessctl/match.h"
+#include "uaccessctl/list.h"
 #include "common/msgid.h"
 #include "common/json.h"
 #include "common/util.h"
+#include "fixtures.h"
 
 #define USEC		1000000ULL
 /* Thu 2026-12-03 07:12:01 UTC */
@@ -36,12 +37,6 @@
 #define MID_C	"ccccccccccccccccccccccccccccccc3"
 #define BOOT_1	"11111111111111111111111111111111"
 #define BOOT_2	"22222222222222222222222222222222"
-
-static int utc(void **state)
-{
-	setenv("TZ", "UTC", 1);
-	return 0;
-}
 
 static void add(struct uk_entry *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -496,15 +491,15 @@ static void labels_tell_machines_apart(void **state)
 	struct uk_entry e;
 	char buf[64];
 
-	uk_fleet_label("node-a", MID_A, false, buf, sizeof(buf));
+	uk_label_host("node-a", MID_A, false, buf, sizeof(buf));
 	assert_string_equal(buf, "node-a");
-	uk_fleet_label("node-a", MID_A, true, buf, sizeof(buf));
+	uk_label_host("node-a", MID_A, true, buf, sizeof(buf));
 	assert_string_equal(buf, "node-a(aaaaaaaa)");
-	uk_fleet_label(NULL, MID_B, true, buf, sizeof(buf));
+	uk_label_host(NULL, MID_B, true, buf, sizeof(buf));
 	assert_string_equal(buf, "-(bbbbbbbb)");
-	uk_fleet_label("x\x1b[2J", NULL, true, buf, sizeof(buf));
+	uk_label_host("x\x1b[2J", NULL, true, buf, sizeof(buf));
 	assert_string_equal(buf, "x?[2J");
-	uk_fleet_label(NULL, NULL, false, buf, sizeof(buf));
+	uk_label_host(NULL, NULL, false, buf, sizeof(buf));
 	assert_string_equal(buf, "(unknown)");
 
 	/* Two machines named alike, one without a name; the newest name. */
@@ -775,5 +770,5 @@ int main(void)
 		cmocka_unit_test(list_labels_machines_that_share_a_name),
 	};
 
-	return cmocka_run_group_tests(cli_fleet, utc, NULL);
+	return cmocka_run_group_tests(cli_fleet, uk_test_utc, NULL);
 }

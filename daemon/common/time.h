@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Times as people write and read them (journalctl's --since/--until, the
+ * "2h ago" of systemd), and the units.  Pure: the caller passes "now";
+ * local times use the process's time zone.
+ */
+#ifndef UK_TIME_H
+#define UK_TIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define UK_USEC_PER_MSEC	UINT64_C(1000)
+#define UK_USEC_PER_SEC		UINT64_C(1000000)
+#define UK_USEC_PER_MINUTE	(UINT64_C(60) * UK_USEC_PER_SEC)
+#define UK_USEC_PER_HOUR	(UINT64_C(60) * UK_USEC_PER_MINUTE)
+#define UK_USEC_PER_DAY		(UINT64_C(24) * UK_USEC_PER_HOUR)
+#define UK_USEC_PER_WEEK	(UINT64_C(7) * UK_USEC_PER_DAY)
+#define UK_USEC_PER_MONTH	(UINT64_C(2629800) * UK_USEC_PER_SEC)	/* 30.44 days */
+#define UK_USEC_PER_YEAR	(UINT64_C(31557600) * UK_USEC_PER_SEC)	/* 365.25 days */
+
+/*
+ * A time as journalctl's --since/--until take it, in microseconds since
+ * the epoch, local time unless it ends in " UTC":
+ *   "2026-12-03 07:12:01", "2026-12-03 07:12", "2026-12-03" (midnight),
+ *   "2026-12-03T07:12:01", with ".123456" after the seconds if wanted,
+ *   "07:12:01" or "07:12" (today), "now", "today", "yesterday",
+ *   "tomorrow", "@1764000000" (seconds since the epoch),
+ *   relative to @now_usec: "-1h", "+30min", "1h ago", "2 days ago",
+ *   "1h 30min ago", "-1d12h" (us, ms, s, min, h, d, w, M, y and their
+ *   long forms; a bare number is seconds).
+ * Returns 0, -EINVAL (with a reason in @why) or -ERANGE (before the
+ * epoch, beyond 64 bits).
+ */
+int uk_time_parse(const char *s, uint64_t now_usec, uint64_t *ret,
+		  char *why, size_t whylen);
+
+/* "Thu 2026-12-03 07:12:01 UTC", local time; returns @buf. */
+char *uk_time_format(uint64_t usec, char *buf, size_t len);
+
+/* "2h 3min ago", "5s left", "now", as systemd says it; returns @buf. */
+char *uk_time_format_relative(uint64_t usec, uint64_t now_usec, char *buf,
+			      size_t len);
+
+#endif /* UK_TIME_H */
