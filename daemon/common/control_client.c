@@ -11,7 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "time.h"
 #include "control.h"
 #include "control_client.h"
 #include "json.h"
@@ -32,11 +32,6 @@ int uk_ctl_socket_addr(const char *path, struct sockaddr_un *sa,
 	return 0;
 }
 
-static int64_t now_ms(void)
-{
-	return (int64_t)(uk_now_ns() / 1000000);
-}
-
 /* Poll timeout left until @deadline (-1: none); -ETIMEDOUT when past. */
 static int left_ms(int64_t deadline)
 {
@@ -44,7 +39,7 @@ static int left_ms(int64_t deadline)
 
 	if (deadline < 0)
 		return -1;
-	left = deadline - now_ms();
+	left = deadline - (int64_t)uk_time_now_ms();
 	if (left <= 0)
 		return -ETIMEDOUT;
 	return left > 60 * 60 * 1000 ? 60 * 60 * 1000 : (int)left;
@@ -206,7 +201,7 @@ static int check_reply(char *buf, size_t *len)
 int uk_ctl_call(const char *path, const char *request_line, int timeout_ms,
 		char **reply, size_t *reply_len)
 {
-	int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	int64_t deadline = timeout_ms < 0 ? -1 : (int64_t)uk_time_now_ms() + timeout_ms;
 	size_t n = strlen(request_line);
 	struct sockaddr_un sa;
 	socklen_t salen;

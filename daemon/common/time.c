@@ -410,3 +410,43 @@ char *uk_time_format_relative(uint64_t usec, uint64_t now_usec, char *buf,
 		snprintf(buf, len, "now");
 	return buf;
 }
+
+uint64_t uk_time_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * UK_NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t uk_time_boot_to_real(uint64_t boot_ns, uint64_t real_now_ns,
+			      uint64_t boot_now_ns)
+{
+	if (!boot_ns || boot_ns > boot_now_ns ||
+	    boot_now_ns - boot_ns >= real_now_ns)
+		return 0;
+	return real_now_ns - (boot_now_ns - boot_ns);
+}
+
+size_t uk_time_format_date(uint64_t ns, bool usec, char *buf, size_t len)
+{
+	time_t sec = (time_t)(ns / UK_NSEC_PER_SEC);
+	struct tm tm;
+	size_t n;
+	int k;
+
+	if (!len)
+		return 0;
+	if (!ns || !localtime_r(&sec, &tm) ||
+	    !(n = strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))) {
+		snprintf(buf, len, "-");
+		return strlen(buf);
+	}
+	if (usec) {
+		k = snprintf(buf + n, len - n, ".%06" PRIu64,
+			     ns % UK_NSEC_PER_SEC / UK_NSEC_PER_USEC);
+		if (k > 0)
+			n += (size_t)k < len - n ? (size_t)k : len - n - 1;
+	}
+	return n;
+}

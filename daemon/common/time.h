@@ -1,15 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Times as people write and read them (journalctl's --since/--until, the
- * "2h ago" of systemd), and the units.  Pure: the caller passes "now";
- * local times use the process's time zone.
+ * Clocks, units, and times as people write and read them (journalctl's
+ * --since/--until, the "2h ago" of systemd).  Only the uk_time_now*()
+ * functions read a clock: the rest takes "now" from the caller; local
+ * times use the process's time zone.
  */
 #ifndef UK_TIME_H
 #define UK_TIME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
+#define UK_NSEC_PER_USEC	UINT64_C(1000)
+#define UK_NSEC_PER_MSEC	UINT64_C(1000000)
+#define UK_NSEC_PER_SEC		UINT64_C(1000000000)
+#define UK_MSEC_PER_SEC		UINT64_C(1000)
 #define UK_USEC_PER_MSEC	UINT64_C(1000)
 #define UK_USEC_PER_SEC		UINT64_C(1000000)
 #define UK_USEC_PER_MINUTE	(UINT64_C(60) * UK_USEC_PER_SEC)
@@ -34,6 +41,38 @@
  */
 int uk_time_parse(const char *s, uint64_t now_usec, uint64_t *ret,
 		  char *why, size_t whylen);
+
+/* A clock in ns (CLOCK_MONOTONIC: what timers and timeouts use). */
+uint64_t uk_time_ns(clockid_t clock);
+static inline uint64_t uk_time_now_ns(void)
+{
+	return uk_time_ns(CLOCK_MONOTONIC);
+}
+
+static inline uint64_t uk_time_now_ms(void)
+{
+	return uk_time_now_ns() / UK_NSEC_PER_MSEC;
+}
+
+/* CLOCK_REALTIME in microseconds since the epoch (the journal's unit). */
+static inline uint64_t uk_time_real_usec(void)
+{
+	return uk_time_ns(CLOCK_REALTIME) / UK_NSEC_PER_USEC;
+}
+
+/*
+ * A CLOCK_BOOTTIME stamp made wall-clock time, given both clocks' "now":
+ * 0 for 0, for a stamp from the future (another boot's clock) and for
+ * one that would fall before the epoch.
+ */
+uint64_t uk_time_boot_to_real(uint64_t boot_ns, uint64_t real_now_ns,
+			      uint64_t boot_now_ns);
+
+/*
+ * "2026-12-03 07:12:01" (with ".123456" if @usec), local time, of @ns
+ * since the epoch; "-" for 0.  Returns the length written.
+ */
+size_t uk_time_format_date(uint64_t ns, bool usec, char *buf, size_t len);
 
 /* "Thu 2026-12-03 07:12:01 UTC", local time; returns @buf. */
 char *uk_time_format(uint64_t usec, char *buf, size_t len);

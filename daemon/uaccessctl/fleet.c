@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fleet.h"
+#include "common/time.h"
 #include "query.h"
 #include "output.h"
 #include "common/msgid.h"
@@ -784,7 +785,7 @@ static int add_rows(struct uk_cli_table *t, const char *label,
 		snprintf(count, sizeof(count), "%" PRIu64, s->count);
 		snprintf(events, sizeof(events), "%" PRIu64, s->events);
 		snprintf(supp, sizeof(supp), "%" PRIu64, s->suppressed);
-		uk_cli_format_time(s->last * 1000, false, last, sizeof(last));
+		uk_time_format_date(s->last * 1000, false, last, sizeof(last));
 		if (uk_cli_table_add(t, cells) < 0)
 			return -ENOMEM;
 	}

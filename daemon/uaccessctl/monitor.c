@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <linux/genetlink.h>
 
-#include "common/clock.h"
+#include "common/time.h"
 #include "output.h"
 
 /* Past net.core.rmem_max when privileged (we are, to join the group). */
@@ -146,7 +146,7 @@ static void print_event_text(struct monitor *m, const struct uk_event *ev)
 		real = ev->ts_real;
 	else if (has(ev, UACCESS_KADDR_A_EVENT_TIMESTAMP_BOOT))
 		real = uk_cli_boot_to_real(ev->ts_boot);
-	uk_cli_format_time(real, true, time, sizeof(time));
+	uk_time_format_date(real, true, time, sizeof(time));
 	snprintf(addr, sizeof(addr), "0x%016" PRIx64, ev->address);
 	if (ev->site_symbol[0])
 		uk_cli_sanitize(ev->site_symbol, site, sizeof(site));
@@ -274,15 +274,10 @@ static int drain(struct monitor *m)
 	return 0;
 }
 
-static int64_t now_ms(void)
-{
-	return (int64_t)(uk_now_ns() / 1000000);
-}
-
 static int run(struct monitor *m, int evfd, int sigfd, uint64_t timeout_ms,
 	       bool *timed_out)
 {
-	int64_t deadline = timeout_ms ? now_ms() + (int64_t)timeout_ms : -1;
+	int64_t deadline = timeout_ms ? (int64_t)uk_time_now_ms() + (int64_t)timeout_ms : -1;
 	struct pollfd p[2] = {
 		{ .fd = evfd, .events = POLLIN },
 		{ .fd = sigfd, .events = POLLIN },
@@ -293,7 +288,7 @@ static int run(struct monitor *m, int evfd, int sigfd, uint64_t timeout_ms,
 	while (!m->done) {
 		wait = -1;
 		if (deadline >= 0) {
-			int64_t left = deadline - now_ms();
+			int64_t left = deadline - (int64_t)uk_time_now_ms();
 
 			if (left <= 0) {
 				*timed_out = true;

@@ -15,6 +15,7 @@
 
 #include "common/why.h"
 #include "output.h"
+#include "common/time.h"
 #include "common/util.h"
 #include "common/control.h"
 #include "common/control_client.h"
@@ -803,46 +804,17 @@ unsigned int uk_cli_fields_from_json(const struct uk_field *fields,
 
 /* ---- time ---- */
 
-size_t uk_cli_format_time(uint64_t ns, bool usec, char *buf, size_t len)
-{
-	time_t sec = (time_t)(ns / 1000000000ULL);
-	struct tm tm;
-	size_t n;
-	int k;
-
-	if (!len)
-		return 0;
-	if (!ns || !localtime_r(&sec, &tm) ||
-	    !(n = strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))) {
-		snprintf(buf, len, "-");
-		return strlen(buf);
-	}
-	if (usec) {
-		k = snprintf(buf + n, len - n, ".%06" PRIu64,
-			     (uint64_t)(ns % 1000000000ULL / 1000));
-		if (k > 0)
-			n += (size_t)k < len - n ? (size_t)k : len - n - 1;
-	}
-	return n;
-}
-
 uint64_t uk_cli_boot_to_real(uint64_t boot_ns)
 {
 	struct timespec real, boot;
-	uint64_t real_ns, now_boot;
+	uint64_t real_ns, boot_now;
 
-	if (!boot_ns ||
-	    uk_cli_sys->clock_gettime(CLOCK_REALTIME, &real) < 0 ||
+	if (uk_cli_sys->clock_gettime(CLOCK_REALTIME, &real) < 0 ||
 	    uk_cli_sys->clock_gettime(CLOCK_BOOTTIME, &boot) < 0)
 		return 0;
-	real_ns = (uint64_t)real.tv_sec * 1000000000ULL +
-		  (uint64_t)real.tv_nsec;
-	now_boot = (uint64_t)boot.tv_sec * 1000000000ULL +
-		   (uint64_t)boot.tv_nsec;
-	/* A stamp from the future (another clock) or before the epoch. */
-	if (boot_ns > now_boot || now_boot - boot_ns >= real_ns)
-		return 0;
-	return real_ns - (now_boot - boot_ns);
+	real_ns = (uint64_t)real.tv_sec * UK_NSEC_PER_SEC + real.tv_nsec;
+	boot_now = (uint64_t)boot.tv_sec * UK_NSEC_PER_SEC + boot.tv_nsec;
+	return uk_time_boot_to_real(boot_ns, real_ns, boot_now);
 }
 
 /* ---- pager ---- */

@@ -226,15 +226,8 @@ unsigned int uk_cli_fields_from_json(const struct uk_field *fields,
 /* ---- time ---- */
 
 /*
- * @ns since the epoch (CLOCK_REALTIME) in local time: "2026-12-03
- * 07:37:23", with ".123456" when @usec.  0 gives "-".  Returns the
- * length.
- */
-size_t uk_cli_format_time(uint64_t ns, bool usec, char *buf, size_t len);
-
-/*
- * A CLOCK_BOOTTIME timestamp as CLOCK_REALTIME, with the clocks' offset
- * now (so a clock change since is not accounted for).  0 stays 0.
+ * uk_time_boot_to_real() with the clocks of uk_cli_sys (the tests' fake
+ * ones): the offset now, so a clock change since is not accounted for.
  */
 uint64_t uk_cli_boot_to_real(uint64_t boot_ns);
 

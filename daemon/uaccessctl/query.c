@@ -51,14 +51,6 @@ void uk_query_release(struct uk_query *q)
 	free_bad_files(q);
 }
 
-static uint64_t now_usec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-}
-
 /* "-1", "+2", "0", "": a boot offset as journalctl takes it. */
 static bool parse_boot_offset(const char *s, long *ret)
 {
@@ -484,7 +476,7 @@ int uk_query_init(struct uk_query *q, const struct uk_cli *cli, int argc,
 
 	memset(q, 0, sizeof(*q));
 	q->cli = *cli;
-	q->now = now_usec();
+	q->now = uk_time_real_usec();
 	q->msgids = msgids ? msgids : events;
 	/* uaccessctl.c has taken the options; "--" may still end them. */
 	if (argc && !strcmp(argv[0], "--")) {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "fleet.h"
+#include "common/time.h"
 #include "output.h"
 #include "common/util.h"
 
@@ -64,8 +65,8 @@ static int add_row(struct uk_cli_table *t, const struct row *r)
 
 	snprintf(count, sizeof(count), "%" PRIu64, r->count);
 	snprintf(supp, sizeof(supp), "%" PRIu64, r->suppressed);
-	uk_cli_format_time(r->first_real, false, first, sizeof(first));
-	uk_cli_format_time(r->last_real, false, last, sizeof(last));
+	uk_time_format_date(r->first_real, false, first, sizeof(first));
+	uk_time_format_date(r->last_real, false, last, sizeof(last));
 	cells[0] = count;
 	cells[1] = r->kind;
 	cells[2] = r->helper;

@@ -19,6 +19,7 @@
 #include "config.h"
 #include "common/event.h"
 #include "common/json.h"
+#include "common/time.h"
 #include "common/util.h"
 
 #define KIB	1024ULL
@@ -26,9 +27,9 @@
 #define GIB	(1024 * MIB)
 #define MSEC	UK_USEC_PER_MSEC
 #define SEC	UK_USEC_PER_SEC
-#define MINUTE	(60 * SEC)
-#define HOUR	(60 * MINUTE)
-#define DAY	(24 * HOUR)
+#define MINUTE	UK_USEC_PER_MINUTE
+#define HOUR	UK_USEC_PER_HOUR
+#define DAY	UK_USEC_PER_DAY
 
 enum kind {
 	K_SIZE,		/* bytes, optional K/M/G suffix */

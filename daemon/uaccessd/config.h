@@ -22,8 +22,6 @@ struct uk_json;
 #define UK_CONFIG_IGNORE_MAX	256		/* ignore patterns */
 #define UK_CONFIG_PATTERN_MAX	128		/* bytes per pattern */
 
-#define UK_USEC_PER_MSEC	1000ULL
-#define UK_USEC_PER_SEC		1000000ULL
 
 struct uk_config {
 	uint64_t rcvbuf;		/* netlink SO_RCVBUF, bytes */

@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/clock.h"
+#include "common/time.h"
 #include "common/control_client.h"
 #include "control_server.h"
 #include "common/json.h"
@@ -99,7 +99,7 @@ static void send_error_and_forget(int fd, int error, const char *message)
  */
 static int client_restart_timer(struct client *c)
 {
-	return sd_event_source_set_time(c->timer, uk_now_ns() / 1000 +
+	return sd_event_source_set_time(c->timer, uk_time_now_ns() / 1000 +
 					c->srv->timeout_usec);
 }
 

@@ -15,8 +15,9 @@
 #include <systemd/sd-event.h>
 
 #include "common/control.h"
+#include "common/time.h"
 
-#define UK_CTL_TIMEOUT_USEC	(5 * 1000000ULL)
+#define UK_CTL_TIMEOUT_USEC	(5 * UK_USEC_PER_SEC)
 #define UK_CTL_MAX_CLIENTS	64
 
 struct uk_ctl_server;

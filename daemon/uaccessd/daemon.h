@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 #include <systemd/sd-event.h>
-#include "common/clock.h"
+#include "common/time.h"
 #include "config.h"
 #include "common/control.h"
 #include "control_server.h"

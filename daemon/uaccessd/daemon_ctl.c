@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "daemon.h"
+#include "common/time.h"
 #include "common/json.h"
 
 /*
@@ -20,11 +21,11 @@
  * UK_REFRESH_NS for unprivileged askers, whom a loop of requests must
  * not let stall the draining of events.
  */
-#define UK_REFRESH_NS	(2 * 1000000000ULL)
+#define UK_REFRESH_NS	(2 * UK_NSEC_PER_SEC)
 
 static void refresh(struct uk_daemon *d, const struct uk_ctl_request *req)
 {
-	uint64_t now = uk_now_ns();
+	uint64_t now = uk_time_now_ns();
 
 	if (!d->nl)
 		return;
@@ -70,7 +71,7 @@ static int ctl_status(void *ctx, const struct uk_ctl_request *req,
 	uk_json_object_begin(j);
 	uk_json_kv_str(j, "state", uk_daemon_state_name(d->state));
 	uk_json_kv_u64(j, "pid", (uint64_t)getpid());
-	uk_json_kv_u64(j, "uptime_ms", (uk_now_ns() - d->started_ns) / 1000000);
+	uk_json_kv_u64(j, "uptime_ms", (uk_time_now_ns() - d->started_ns) / UK_NSEC_PER_MSEC);
 	if (d->last_error[0])
 		uk_json_kv_str(j, "last_error", d->last_error);
 	uk_json_kv_u64(j, "reloads", d->reloads);
@@ -98,6 +99,12 @@ static const char *shown_symbol(const char *sym, bool addresses)
  * (dump-sites, the events group), and so does uaccessd.  Others get the
  * symbols, which are what they need to read a report.
  */
+static uint64_t boot_to_real(uint64_t boot_ns)
+{
+	return uk_time_boot_to_real(boot_ns, uk_time_ns(CLOCK_REALTIME),
+				    uk_time_ns(CLOCK_BOOTTIME));
+}
+
 static void site_json(struct uk_daemon *d, struct uk_json *j,
 		      const struct uk_agg_site *s, bool addresses)
 {
@@ -129,9 +136,9 @@ static void site_json(struct uk_daemon *d, struct uk_json *j,
 	 * boot's, when uaccessd reads the kernel it runs on.
 	 */
 	uk_json_kv_u64(j, "first_ts_real", s->first_real ? s->first_real :
-		       d->nl && s->first_boot ? s->first_boot + uk_boot_to_real_ns() : 0);
+		       d->nl ? boot_to_real(s->first_boot) : 0);
 	uk_json_kv_u64(j, "last_ts_real", s->last_real ? s->last_real :
-		       d->nl && s->last_boot ? s->last_boot + uk_boot_to_real_ns() : 0);
+		       d->nl ? boot_to_real(s->last_boot) : 0);
 	snprintf(hex, sizeof(hex), "0x%016" PRIx64, s->last_address);
 	if (addresses)
 		uk_json_kv_str(j, "last_address", hex);

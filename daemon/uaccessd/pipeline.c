@@ -14,7 +14,7 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
-#include "common/clock.h"
+#include "common/time.h"
 #include "common/json.h"
 #include "common/nl.h"
 #include "pipeline.h"
@@ -455,7 +455,7 @@ void uk_pipeline_kernel_status(struct uk_pipeline *p,
 	}
 	p->kernel_dropped = st->dropped;
 	p->kernel_overflow = st->sites_overflow;
-	catch_up(p, st->last_seq, uk_now_ns());
+	catch_up(p, st->last_seq, uk_time_now_ns());
 	update_loss(p);
 }
 

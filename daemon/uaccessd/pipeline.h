@@ -16,7 +16,7 @@
 
 struct uk_json;
 
-#define UK_GAP_GRACE_NS		1000000000ULL
+#define UK_GAP_GRACE_NS		UK_NSEC_PER_SEC
 #define UK_SEEN_WINDOW		(1u << 20)	/* 128 KiB of bits */
 
 struct uk_pipeline {

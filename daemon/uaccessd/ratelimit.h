@@ -19,7 +19,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define UK_NSEC_PER_SEC	1000000000ULL
+#include "common/time.h"
+
 
 struct uk_ratelimit {
 	uint64_t interval_ns;		/* window length, 0: unlimited */

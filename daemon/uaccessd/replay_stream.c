@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include <linux/netlink.h>
 
-#include "common/clock.h"
+#include "common/time.h"
 #include "common/nl.h"
 #include "replay.h"
 #include "replay_stream.h"
@@ -56,7 +56,7 @@ static int consume(struct uk_replay_stream *s, char *why, size_t whylen)
 		step = NLMSG_ALIGN(mlen);
 		if (s->len - off < step)
 			break;
-		uk_pipeline_datagram(s->p, s->buf + off, mlen, uk_now_ns());
+		uk_pipeline_datagram(s->p, s->buf + off, mlen, uk_time_now_ns());
 		off += step;
 	}
 	memmove(s->buf, s->buf + off, s->len - off);
@@ -87,7 +87,7 @@ static int on_read(sd_event_source *src, int fd, uint32_t revents,
 			memcpy(&mlen, s->buf, sizeof(mlen));
 			if (mlen >= NLMSG_HDRLEN && mlen <= s->len &&
 			    s->len < NLMSG_ALIGN(mlen)) {
-				uk_pipeline_datagram(s->p, s->buf, mlen, uk_now_ns());
+				uk_pipeline_datagram(s->p, s->buf, mlen, uk_time_now_ns());
 				s->len = 0;
 			}
 		}

@@ -6,13 +6,15 @@
  * and periodically.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <syslog.h>
 
 #include "daemon.h"
+#include "common/time.h"
 
-#define UK_RETRY_USEC		(5 * 1000000ULL)
+#define UK_RETRY_USEC		(5 * UK_USEC_PER_SEC)
 #define UK_DRAIN_BATCH		256	/* datagrams per wakeup */
 
 static void schedule_retry(struct uk_daemon *d);
@@ -79,7 +81,7 @@ bool uk_source_drain(struct uk_daemon *d)
 			continue;
 		}
 		if (n == -EMSGSIZE) {
-			uk_pipeline_oversized(&d->pipe, uk_now_ns());
+			uk_pipeline_oversized(&d->pipe, uk_time_now_ns());
 			continue;
 		}
 		if (n < 0) {
@@ -94,7 +96,7 @@ bool uk_source_drain(struct uk_daemon *d)
 			schedule_retry(d);
 			return false;
 		}
-		uk_pipeline_datagram(&d->pipe, buf, (size_t)n, uk_now_ns());
+		uk_pipeline_datagram(&d->pipe, buf, (size_t)n, uk_time_now_ns());
 	}
 	return d->nl != NULL;
 }
@@ -182,8 +184,8 @@ static void try_subscribe(struct uk_daemon *d)
 	if (strcmp(why, d->last_error)) {
 		snprintf(d->last_error, sizeof(d->last_error), "%s", why);
 		uk_journal_health(&d->pipe.journal, LOG_ERR, "subscribe-failed",
-				  "%s; retrying every %llu s", why,
-				  UK_RETRY_USEC / 1000000);
+				  "%s; retrying every %" PRIu64 " s", why,
+				  UK_RETRY_USEC / UK_USEC_PER_SEC);
 	}
 	d->state = UK_STATE_WAITING;
 	schedule_retry(d);

@@ -23,10 +23,11 @@
 #include <systemd/sd-daemon.h>
 
 #include "daemon.h"
+#include "common/time.h"
 #include "replay.h"
 #include "common/util.h"
 
-#define UK_STATUS_USEC		(2 * 1000000ULL)
+#define UK_STATUS_USEC		(2 * UK_USEC_PER_SEC)
 
 static const char *const uk_state_names[] = {
 	[UK_STATE_STARTING] = "starting",
@@ -124,11 +125,11 @@ static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si,
 {
 	struct uk_daemon *d = userdata;
 
-	uint64_t until = uk_now_ns() + 1000000000ULL;
+	uint64_t until = uk_time_now_ns() + UK_NSEC_PER_SEC;
 
 	sd_notify(0, "STOPPING=1");
 	/* Everything queued, within a second; then what never came counts. */
-	while (uk_source_drain(d) && uk_now_ns() < until)
+	while (uk_source_drain(d) && uk_time_now_ns() < until)
 		;
 	if (d->nl)
 		uk_source_resync(d);
@@ -166,7 +167,7 @@ static int on_status(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	struct uk_daemon *d = userdata;
 
-	uk_pipeline_tick(&d->pipe, uk_now_ns());
+	uk_pipeline_tick(&d->pipe, uk_time_now_ns());
 	sd_notifyf(0, "STATUS=%s: %" PRIu64 " events, %" PRIu64
 		   " journaled, %" PRIu64 " lost, %" PRIu64 " overruns",
 		   uk_daemon_state_name(d->state), d->pipe.events,
@@ -241,7 +242,7 @@ static int replay(struct uk_daemon *d, const char *path)
 	d->state = UK_STATE_REPLAY;
 	d->pipe.family = uk_replay_family(&r);
 	while ((ret = uk_replay_next(&r, &nlh, &len, why, sizeof(why))) > 0)
-		uk_pipeline_datagram(&d->pipe, nlh, len, uk_now_ns());
+		uk_pipeline_datagram(&d->pipe, nlh, len, uk_time_now_ns());
 	uk_replay_close(&r);
 	replay_done(d, ret, path, why);
 	return ret < 0 ? ret : 0;
@@ -344,7 +345,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	d.started_ns = uk_now_ns();
+	d.started_ns = uk_time_now_ns();
 	r = uk_config_load(d.config_path, &d.cfg, err, sizeof(err));
 	if (r < 0) {
 		log_msg(LOG_ERR, "%s", err);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/time.h"
 #include "uaccessd/config.h"
 #include "common/json.h"
 

@@ -199,6 +199,67 @@ static void relative_time_is_formatted_as_systemd_does(void **state)
 			    "1min 30s left");
 }
 
+/* ---- clocks ---- */
+
+/* Mon 2025-11-24 16:00:00 UTC */
+#define REAL_NS		1764000000000000000ULL
+#define BOOT_NS		1000000000000ULL
+
+static void time_formats_local_time(void **state)
+{
+	char buf[64];
+
+	assert_int_equal(uk_time_format_date(REAL_NS, false, buf,
+					    sizeof(buf)), 19);
+	assert_string_equal(buf, "2025-11-24 16:00:00");
+	assert_int_equal(uk_time_format_date(REAL_NS + 1234567, true, buf,
+					    sizeof(buf)), 26);
+	assert_string_equal(buf, "2025-11-24 16:00:00.001234");
+	assert_int_equal(uk_time_format_date(REAL_NS + 999999999, true,
+					    buf, sizeof(buf)), 26);
+	assert_string_equal(buf, "2025-11-24 16:00:00.999999");
+	assert_int_equal(uk_time_format_date(0, true, buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "-");
+	/* a buffer too small for the date */
+	assert_int_equal(uk_time_format_date(REAL_NS, false, buf, 10), 1);
+	assert_string_equal(buf, "-");
+	/* too small for the microseconds: cut, NUL-terminated */
+	assert_int_equal(uk_time_format_date(REAL_NS, true, buf, 23), 22);
+	assert_string_equal(buf, "2025-11-24 16:00:00.00");
+	uk_test_set_tz("UTC-2");
+	uk_time_format_date(REAL_NS, false, buf, sizeof(buf));
+	uk_test_set_tz("UTC");
+	assert_string_equal(buf, "2025-11-24 18:00:00");
+}
+
+static void boot_time_is_made_wall_time(void **state)
+{
+	assert_true(uk_time_boot_to_real(BOOT_NS, REAL_NS, BOOT_NS) == REAL_NS);
+	assert_true(uk_time_boot_to_real(BOOT_NS - 5000000000ULL, REAL_NS,
+					 BOOT_NS) == REAL_NS - 5000000000ULL);
+	assert_true(uk_time_boot_to_real(1, REAL_NS, BOOT_NS) ==
+		    REAL_NS - BOOT_NS + 1);
+	assert_true(uk_time_boot_to_real(0, REAL_NS, BOOT_NS) == 0);
+	/* from the future (another boot's clock): unknown */
+	assert_true(uk_time_boot_to_real(BOOT_NS + 1, REAL_NS, BOOT_NS) == 0);
+	/* before the epoch: unknown */
+	assert_true(uk_time_boot_to_real(BOOT_NS - 5000, 1000, BOOT_NS) == 0);
+	assert_true(uk_time_boot_to_real(BOOT_NS - 5000, 5000, BOOT_NS) == 0);
+	assert_true(uk_time_boot_to_real(BOOT_NS - 5000, 5001, BOOT_NS) == 1);
+}
+
+static void clocks_read_in_their_units(void **state)
+{
+	uint64_t ns = uk_time_now_ns(), ms = uk_time_now_ms();
+	uint64_t real = uk_time_real_usec();
+
+	/* read after @ns: not earlier, and not a unit off */
+	assert_true(ms >= ns / 1000000 && ms - ns / 1000000 < 60000);
+	/* after 2025 and before 2100 */
+	assert_true(real > 1735689600ULL * 1000000 &&
+		    real < 4102444800ULL * 1000000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest times[] = {
@@ -212,6 +273,9 @@ int main(void)
 		cmocka_unit_test(times_out_of_range_are_refused),
 		cmocka_unit_test(time_is_formatted_as_coredumpctl_does),
 		cmocka_unit_test(relative_time_is_formatted_as_systemd_does),
+		cmocka_unit_test(time_formats_local_time),
+		cmocka_unit_test(boot_time_is_made_wall_time),
+		cmocka_unit_test(clocks_read_in_their_units),
 	};
 
 	return cmocka_run_group_tests(times, uk_test_utc, NULL);

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "cli_fake.h"
+#include "common/time.h"
 #include "common/util.h"
 
 static char tmpdir[] = "/tmp/uk-cli-output.XXXXXX";
@@ -716,35 +717,6 @@ static void fields_from_json_refuses_bad_hex(void **state)
 
 /* ---- time ---- */
 
-static void time_formats_local_time(void **state)
-{
-	char buf[64];
-
-	assert_int_equal(uk_cli_format_time(FAKE_REAL_NS, false, buf,
-					    sizeof(buf)), 19);
-	assert_string_equal(buf, "2025-11-24 16:00:00");
-	assert_int_equal(uk_cli_format_time(FAKE_REAL_NS + 1234567, true, buf,
-					    sizeof(buf)), 26);
-	assert_string_equal(buf, "2025-11-24 16:00:00.001234");
-	assert_int_equal(uk_cli_format_time(FAKE_REAL_NS + 999999999, true,
-					    buf, sizeof(buf)), 26);
-	assert_string_equal(buf, "2025-11-24 16:00:00.999999");
-	assert_int_equal(uk_cli_format_time(0, true, buf, sizeof(buf)), 1);
-	assert_string_equal(buf, "-");
-	/* a buffer too small for the date */
-	assert_int_equal(uk_cli_format_time(FAKE_REAL_NS, false, buf, 10), 1);
-	assert_string_equal(buf, "-");
-	/* too small for the microseconds: cut, NUL-terminated */
-	assert_int_equal(uk_cli_format_time(FAKE_REAL_NS, true, buf, 23), 22);
-	assert_string_equal(buf, "2025-11-24 16:00:00.00");
-	setenv("TZ", "UTC-2", 1);
-	tzset();
-	uk_cli_format_time(FAKE_REAL_NS, false, buf, sizeof(buf));
-	setenv("TZ", "UTC", 1);
-	tzset();
-	assert_string_equal(buf, "2025-11-24 18:00:00");
-}
-
 static void boot_time_converts_with_the_clock_offset(void **state)
 {
 	fake_reset_all();
@@ -888,7 +860,6 @@ int main(void)
 		cmocka_unit_test(json_print_writes_one_document),
 		cmocka_unit_test(fields_from_json_takes_what_fits),
 		cmocka_unit_test(fields_from_json_refuses_bad_hex),
-		cmocka_unit_test(time_formats_local_time),
 		cmocka_unit_test(boot_time_converts_with_the_clock_offset),
 		cmocka_unit_test(pager_chosen_as_systemd_does),
 		cmocka_unit_test(pager_gets_the_output_and_stdout_comes_back),
