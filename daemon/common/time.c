@@ -13,35 +13,51 @@
 #include "util.h"
 #include "why.h"
 
+/* systemd's units; the short ones are the only ones of UK_SPAN_UNITS. */
 static const struct {
 	const char *name;
 	uint64_t usec;
+	bool short_form;
 } uk_units[] = {
-	{ "us", 1 }, { "usec", 1 },
-	{ "ms", UK_USEC_PER_MSEC }, { "msec", UK_USEC_PER_MSEC },
-	{ "s", UK_USEC_PER_SEC }, { "sec", UK_USEC_PER_SEC },
-	{ "second", UK_USEC_PER_SEC }, { "seconds", UK_USEC_PER_SEC },
-	{ "m", UK_USEC_PER_MINUTE }, { "min", UK_USEC_PER_MINUTE },
-	{ "minute", UK_USEC_PER_MINUTE }, { "minutes", UK_USEC_PER_MINUTE },
-	{ "h", UK_USEC_PER_HOUR }, { "hr", UK_USEC_PER_HOUR },
-	{ "hour", UK_USEC_PER_HOUR }, { "hours", UK_USEC_PER_HOUR },
-	{ "d", UK_USEC_PER_DAY }, { "day", UK_USEC_PER_DAY },
-	{ "days", UK_USEC_PER_DAY },
-	{ "w", UK_USEC_PER_WEEK }, { "week", UK_USEC_PER_WEEK },
-	{ "weeks", UK_USEC_PER_WEEK },
-	{ "M", UK_USEC_PER_MONTH }, { "month", UK_USEC_PER_MONTH },
-	{ "months", UK_USEC_PER_MONTH },
-	{ "y", UK_USEC_PER_YEAR }, { "year", UK_USEC_PER_YEAR },
-	{ "years", UK_USEC_PER_YEAR },
+	{ "us", 1, false },
+	{ "usec", 1, false },
+	{ "ms", UK_USEC_PER_MSEC, true },
+	{ "msec", UK_USEC_PER_MSEC, false },
+	{ "s", UK_USEC_PER_SEC, true },
+	{ "sec", UK_USEC_PER_SEC, false },
+	{ "second", UK_USEC_PER_SEC, false },
+	{ "seconds", UK_USEC_PER_SEC, false },
+	{ "m", UK_USEC_PER_MINUTE, true },
+	{ "min", UK_USEC_PER_MINUTE, false },
+	{ "minute", UK_USEC_PER_MINUTE, false },
+	{ "minutes", UK_USEC_PER_MINUTE, false },
+	{ "h", UK_USEC_PER_HOUR, true },
+	{ "hr", UK_USEC_PER_HOUR, false },
+	{ "hour", UK_USEC_PER_HOUR, false },
+	{ "hours", UK_USEC_PER_HOUR, false },
+	{ "d", UK_USEC_PER_DAY, true },
+	{ "day", UK_USEC_PER_DAY, false },
+	{ "days", UK_USEC_PER_DAY, false },
+	{ "w", UK_USEC_PER_WEEK, false },
+	{ "week", UK_USEC_PER_WEEK, false },
+	{ "weeks", UK_USEC_PER_WEEK, false },
+	{ "M", UK_USEC_PER_MONTH, false },
+	{ "month", UK_USEC_PER_MONTH, false },
+	{ "months", UK_USEC_PER_MONTH, false },
+	{ "y", UK_USEC_PER_YEAR, false },
+	{ "year", UK_USEC_PER_YEAR, false },
+	{ "years", UK_USEC_PER_YEAR, false },
 };
 
-static int unit_usec(const char *s, size_t len, uint64_t *ret)
+static int unit_usec(const char *s, size_t len, unsigned int flags,
+		     uint64_t *ret)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(uk_units); i++) {
 		if (strlen(uk_units[i].name) == len &&
-		    !memcmp(uk_units[i].name, s, len)) {
+		    !memcmp(uk_units[i].name, s, len) &&
+		    (uk_units[i].short_form || (flags & UK_SPAN_ALL_UNITS))) {
 			*ret = uk_units[i].usec;
 			return 0;
 		}
@@ -56,17 +72,17 @@ static const char *skip_spaces(const char *s)
 	return s;
 }
 
-/*
- * A time span, "1h 30min", "2.5d", "90" (seconds), up to the end of @s or
- * a trailing " ago" when @ago is given (*ago set if it was there).
- */
-static int parse_span(const char *s, uint64_t *ret, bool *ago, char *why,
-		      size_t whylen)
+int uk_time_parse_span(const char *s, unsigned int flags, uint64_t *ret,
+		       bool *ago, char *why, size_t whylen)
 {
+	bool loose = flags & UK_SPAN_LOOSE;
 	uint64_t total = 0;
 	bool any = false;
 
-	s = skip_spaces(s);
+	if (!s)
+		goto bad;
+	if (loose)
+		s = skip_spaces(s);
 	while (*s) {
 		uint64_t whole = 0, frac = 0, scale = 1, unit, v;
 		const char *w;
@@ -75,7 +91,9 @@ static int parse_span(const char *s, uint64_t *ret, bool *ago, char *why,
 			*ago = true;
 			break;
 		}
-		if (!isdigit((unsigned char)*s) && *s != '.')
+		if (any && !loose)
+			goto bad;
+		if (!isdigit((unsigned char)*s) && !(loose && *s == '.'))
 			goto bad;
 		for (; isdigit((unsigned char)*s); s++) {
 			if (whole > (UINT64_MAX - 9) / 10)
@@ -84,7 +102,8 @@ static int parse_span(const char *s, uint64_t *ret, bool *ago, char *why,
 		}
 		if (*s == '.') {
 			s++;
-			if (!isdigit((unsigned char)*s))
+			if (!(flags & UK_SPAN_FRACTION) ||
+			    !isdigit((unsigned char)*s))
 				goto bad;
 			/* Past 9 digits the fraction cannot matter. */
 			for (; isdigit((unsigned char)*s); s++) {
@@ -94,16 +113,19 @@ static int parse_span(const char *s, uint64_t *ret, bool *ago, char *why,
 				}
 			}
 		}
-		s = skip_spaces(s);
+		if (loose)
+			s = skip_spaces(s);
 		for (w = s; isalpha((unsigned char)*s); s++)
 			;
 		if (w == s || (ago && !strcmp(w, "ago"))) {
 			/* A bare number is seconds: "90", "90 ago". */
 			unit = UK_USEC_PER_SEC;
 			s = w;
-		} else if (unit_usec(w, (size_t)(s - w), &unit) < 0) {
+		} else if (!(flags & UK_SPAN_UNITS)) {
+			goto bad;
+		} else if (unit_usec(w, (size_t)(s - w), flags, &unit) < 0) {
 			uk_why(why, whylen, "unknown time unit \"%.*s\"",
-				(int)(s - w > 16 ? 16 : s - w), w);
+			       (int)(s - w > 16 ? 16 : s - w), w);
 			return -EINVAL;
 		}
 		if (whole && unit > UINT64_MAX / whole)
@@ -115,7 +137,8 @@ static int parse_span(const char *s, uint64_t *ret, bool *ago, char *why,
 			goto range;
 		total += v;
 		any = true;
-		s = skip_spaces(s);
+		if (loose)
+			s = skip_spaces(s);
 	}
 	if (!any)
 		goto bad;
@@ -317,13 +340,15 @@ int uk_time_parse(const char *s, uint64_t now_usec, uint64_t *ret,
 		return 0;
 	}
 	if (s[0] == '+' || s[0] == '-') {
-		r = parse_span(s + 1, &span, NULL, why, whylen);
+		r = uk_time_parse_span(s + 1, UK_SPAN_SYSTEMD, &span, NULL, why,
+				       whylen);
 		if (r < 0)
 			return r;
 		goto relative;
 	}
 	if (len > 4 && !strcmp(s + len - 3, "ago")) {
-		r = parse_span(s, &span, &ago, why, whylen);
+		r = uk_time_parse_span(s, UK_SPAN_SYSTEMD, &span, &ago, why,
+				       whylen);
 		if (r < 0)
 			return r;
 		if (ago)

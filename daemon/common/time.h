@@ -26,6 +26,25 @@
 #define UK_USEC_PER_MONTH	(UINT64_C(2629800) * UK_USEC_PER_SEC)	/* 30.44 days */
 #define UK_USEC_PER_YEAR	(UINT64_C(31557600) * UK_USEC_PER_SEC)	/* 365.25 days */
 
+/* What uk_time_parse_span() takes besides one plain number of seconds. */
+enum {
+	UK_SPAN_UNITS = 1,	/* a unit after the number: ms, s, m, h, d */
+	UK_SPAN_ALL_UNITS = 2,	/* and systemd's others: us, min, hours, w, M, y... */
+	UK_SPAN_FRACTION = 4,	/* "1.5": digits on both sides of the dot */
+	UK_SPAN_LOOSE = 8,	/* several parts, spaces, ".5": "1h 30min" */
+	/* systemd's time spans, as --since/--until take them */
+	UK_SPAN_SYSTEMD = UK_SPAN_UNITS | UK_SPAN_ALL_UNITS |
+			  UK_SPAN_FRACTION | UK_SPAN_LOOSE,
+};
+
+/*
+ * A time span in microseconds: "90" (seconds) and whatever @flags add.
+ * With @ago, a trailing "ago" is taken and sets *ago.  Returns 0, -EINVAL
+ * or -ERANGE (beyond 64 bits), with a reason in @why (may be NULL).
+ */
+int uk_time_parse_span(const char *s, unsigned int flags, uint64_t *usec,
+		       bool *ago, char *why, size_t whylen);
+
 /*
  * A time as journalctl's --since/--until take it, in microseconds since
  * the epoch, local time unless it ends in " UTC":

@@ -331,6 +331,7 @@ static int parse_args(const struct uk_cli *cli, int argc, char **argv,
 		{}
 	};
 	struct uk_cli_args a;
+	uint64_t usec;
 	char **rest;
 	int c, n, r = 0;
 
@@ -341,13 +342,15 @@ static int parse_args(const struct uk_cli *cli, int argc, char **argv,
 			r = UK_EXIT_USAGE;
 			goto out;
 		}
-		if (uk_cli_parse_seconds(optarg, timeout_ms) < 0 ||
-		    !*timeout_ms) {
+		if (uk_time_parse_span(optarg, UK_SPAN_FRACTION, &usec, NULL,
+				       NULL, 0) < 0 ||
+		    usec < UK_USEC_PER_MSEC || usec > UK_USEC_PER_DAY) {
 			r = uk_cli_error(cli, UK_EXIT_USAGE,
 					 "monitor: --timeout takes seconds (up to 86400, e.g. 5 or 0.5), not '%s'",
 					 optarg);
 			goto out;
 		}
+		*timeout_ms = usec / UK_USEC_PER_MSEC;
 	}
 	rest = uk_cli_args_rest(&a, &n);
 	if (n > 0)

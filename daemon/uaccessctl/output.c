@@ -310,44 +310,6 @@ int uk_cli_parse_u64(const char *s, uint64_t max, uint64_t *ret)
 	return 0;
 }
 
-int uk_cli_parse_seconds(const char *s, uint64_t *ms)
-{
-	const uint64_t day_ms = 24 * 3600 * 1000ULL;
-	uint64_t sec, frac = 0, scale = 100;
-	char whole[24];
-	const char *dot;
-	size_t n;
-	int r;
-
-	if (!s)
-		return -EINVAL;
-	dot = strchr(s, '.');
-	n = dot ? (size_t)(dot - s) : strlen(s);
-	if (n == 0 || n >= sizeof(whole))
-		return n ? -ERANGE : -EINVAL;
-	memcpy(whole, s, n);
-	whole[n] = '\0';
-	r = uk_cli_parse_u64(whole, day_ms / 1000, &sec);
-	if (r < 0)
-		return r;
-	if (dot) {
-		const char *p = dot + 1;
-
-		if (!*p)
-			return -EINVAL;
-		for (; *p; p++) {
-			if (*p < '0' || *p > '9')
-				return -EINVAL;
-			frac += (uint64_t)(*p - '0') * scale;
-			scale /= 10;
-		}
-	}
-	if (sec * 1000 + frac > day_ms)
-		return -ERANGE;
-	*ms = sec * 1000 + frac;
-	return 0;
-}
-
 /* ---- text ---- */
 
 /* Length of the UTF-8 sequence at @s (@n bytes left), 0 if invalid. */

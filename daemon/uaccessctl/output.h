@@ -133,8 +133,6 @@ void uk_cli_args_free(struct uk_cli_args *a);
  * most @max.  0 or -EINVAL / -ERANGE.
  */
 int uk_cli_parse_u64(const char *s, uint64_t max, uint64_t *ret);
-/* "SECONDS[.FRACTION]" up to one day, in milliseconds. */
-int uk_cli_parse_seconds(const char *s, uint64_t *ms);
 
 /* ---- text ---- */
 

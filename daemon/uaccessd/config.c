@@ -170,28 +170,6 @@ static int parse_size(const char *s, uint64_t *ret)
 	return scale(v, unit, ret);
 }
 
-static int parse_duration(const char *s, uint64_t *ret)
-{
-	static const struct {
-		const char *suffix;
-		uint64_t usec;
-	} units[] = {
-		{ "", SEC }, { "ms", MSEC }, { "s", SEC }, { "m", MINUTE },
-		{ "h", HOUR }, { "d", DAY },
-	};
-	uint64_t v;
-	size_t i;
-	int r;
-
-	r = parse_digits(&s, &v);
-	if (r < 0)
-		return r;
-	for (i = 0; i < ARRAY_SIZE(units); i++)
-		if (!strcmp(s, units[i].suffix))
-			return scale(v, units[i].usec, ret);
-	return -EINVAL;
-}
-
 static int parse_count(const char *s, uint64_t *ret)
 {
 	int r = parse_digits(&s, ret);
@@ -292,7 +270,7 @@ static int set_value(struct uk_config *cfg, const struct key *k,
 		r = parse_size(val, &v);
 		break;
 	case K_DURATION:
-		r = parse_duration(val, &v);
+		r = uk_time_parse_span(val, UK_SPAN_UNITS, &v, NULL, NULL, 0);
 		break;
 	default:
 		r = parse_count(val, &v);

@@ -199,6 +199,78 @@ static void relative_time_is_formatted_as_systemd_does(void **state)
 			    "1min 30s left");
 }
 
+/* ---- spans ---- */
+
+/* One span per flag set: what each of the three users accepts. */
+static void spans_take_what_their_flags_allow(void **state)
+{
+	static const struct {
+		const char *s;
+		unsigned int flags;
+		int ret;
+		uint64_t usec;
+	} cases[] = {
+		/* --timeout: seconds with a fraction, no unit */
+		{ "5", UK_SPAN_FRACTION, 0, 5000000 },
+		{ "0.5", UK_SPAN_FRACTION, 0, 500000 },
+		{ "0.05", UK_SPAN_FRACTION, 0, 50000 },
+		{ "1.2345", UK_SPAN_FRACTION, 0, 1234500 },
+		{ "0", UK_SPAN_FRACTION, 0, 0 },
+		{ "86400.001", UK_SPAN_FRACTION, 0, 86400001000 },
+		{ "99999999999999999999999", UK_SPAN_FRACTION, -ERANGE, 0 },
+		{ "", UK_SPAN_FRACTION, -EINVAL, 0 },
+		{ ".5", UK_SPAN_FRACTION, -EINVAL, 0 },
+		{ "5.", UK_SPAN_FRACTION, -EINVAL, 0 },
+		{ "5s", UK_SPAN_FRACTION, -EINVAL, 0 },
+		{ "1.x", UK_SPAN_FRACTION, -EINVAL, 0 },
+		{ "-1", UK_SPAN_FRACTION, -EINVAL, 0 },
+		{ "1..2", UK_SPAN_FRACTION, -EINVAL, 0 },
+		{ "1e3", UK_SPAN_FRACTION, -EINVAL, 0 },
+		{ " 5", UK_SPAN_FRACTION, -EINVAL, 0 },
+		/* uaccessd.conf: an integer and ms, s, m, h or d */
+		{ "500ms", UK_SPAN_UNITS, 0, 500000 },
+		{ "90", UK_SPAN_UNITS, 0, 90000000 },
+		{ "5m", UK_SPAN_UNITS, 0, 300000000 },
+		{ "1d", UK_SPAN_UNITS, 0, 86400000000 },
+		{ "0ms", UK_SPAN_UNITS, 0, 0 },
+		{ "1.5s", UK_SPAN_UNITS, -EINVAL, 0 },
+		{ "5 m", UK_SPAN_UNITS, -EINVAL, 0 },
+		{ "5min", UK_SPAN_UNITS, -EINVAL, 0 },
+		{ "10us", UK_SPAN_UNITS, -EINVAL, 0 },
+		{ "1h30m", UK_SPAN_UNITS, -EINVAL, 0 },
+		{ "s", UK_SPAN_UNITS, -EINVAL, 0 },
+		{ "99999999999999999d", UK_SPAN_UNITS, -ERANGE, 0 },
+		/* --since -1h30min: systemd's spans */
+		{ "1h 30min", UK_SPAN_SYSTEMD, 0, 5400000000 },
+		{ "1h30m", UK_SPAN_SYSTEMD, 0, 5400000000 },
+		{ ".5s", UK_SPAN_SYSTEMD, 0, 500000 },
+		{ "2.5d", UK_SPAN_SYSTEMD, 0, 216000000000 },
+		{ "10us", UK_SPAN_SYSTEMD, 0, 10 },
+		{ "1 M", UK_SPAN_SYSTEMD, 0, 2629800000000 },
+		{ "5 fortnights", UK_SPAN_SYSTEMD, -EINVAL, 0 },
+	};
+	uint64_t usec;
+	size_t i;
+	int r;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		usec = 12345;
+		r = uk_time_parse_span(cases[i].s, cases[i].flags, &usec, NULL,
+				       NULL, 0);
+		if (r != cases[i].ret)
+			fail_msg("\"%s\" (flags %u): expected %d, got %d",
+				 cases[i].s, cases[i].flags, cases[i].ret, r);
+		if (!r && usec != cases[i].usec)
+			fail_msg("\"%s\": expected %llu us, got %llu",
+				 cases[i].s, (unsigned long long)cases[i].usec,
+				 (unsigned long long)usec);
+		if (r)
+			assert_int_equal(usec, 12345);
+	}
+	assert_int_equal(uk_time_parse_span(NULL, UK_SPAN_SYSTEMD, &usec, NULL,
+					    NULL, 0), -EINVAL);
+}
+
 /* ---- clocks ---- */
 
 /* Mon 2025-11-24 16:00:00 UTC */
@@ -273,6 +345,7 @@ int main(void)
 		cmocka_unit_test(times_out_of_range_are_refused),
 		cmocka_unit_test(time_is_formatted_as_coredumpctl_does),
 		cmocka_unit_test(relative_time_is_formatted_as_systemd_does),
+		cmocka_unit_test(spans_take_what_their_flags_allow),
 		cmocka_unit_test(time_formats_local_time),
 		cmocka_unit_test(boot_time_is_made_wall_time),
 		cmocka_unit_test(clocks_read_in_their_units),

@@ -346,46 +346,6 @@ static void numbers_are_strict(void **state)
 	assert_int_equal(uk_cli_parse_u64(NULL, 1, &v), -EINVAL);
 }
 
-static void seconds_parse_to_milliseconds(void **state)
-{
-	static const struct {
-		const char *s;
-		int ret;
-		uint64_t ms;
-	} cases[] = {
-		{ "5", 0, 5000 },
-		{ "0.5", 0, 500 },
-		{ "0.05", 0, 50 },
-		{ "1.2345", 0, 1234 },
-		{ "0", 0, 0 },
-		{ "86400", 0, 86400000 },
-		{ "86400.001", -ERANGE, 0 },
-		{ "86401", -ERANGE, 0 },
-		{ "99999999999999999999999", -ERANGE, 0 },
-		{ "", -EINVAL, 0 },
-		{ ".5", -EINVAL, 0 },
-		{ "5.", -EINVAL, 0 },
-		{ "5s", -EINVAL, 0 },
-		{ "1.x", -EINVAL, 0 },
-		{ "-1", -EINVAL, 0 },
-		{ "1..2", -EINVAL, 0 },
-	};
-	uint64_t ms;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		ms = 12345;
-		if (uk_cli_parse_seconds(cases[i].s, &ms) != cases[i].ret)
-			fail_msg("\"%s\": expected %d", cases[i].s,
-				 cases[i].ret);
-		if (!cases[i].ret)
-			assert_int_equal(ms, cases[i].ms);
-		else
-			assert_int_equal(ms, 12345);
-	}
-	assert_int_equal(uk_cli_parse_seconds(NULL, &ms), -EINVAL);
-}
-
 /* ---- text ---- */
 
 static void sanitize_replaces_controls_and_bad_utf8(void **state)
@@ -847,7 +807,6 @@ int main(void)
 		cmocka_unit_test(args_options_then_positionals),
 		cmocka_unit_test(args_errors_are_printed),
 		cmocka_unit_test(numbers_are_strict),
-		cmocka_unit_test(seconds_parse_to_milliseconds),
 		cmocka_unit_test(sanitize_replaces_controls_and_bad_utf8),
 		cmocka_unit_test(width_counts_characters),
 		cmocka_unit_test(kv_lines),
