@@ -13,48 +13,8 @@
 
 #include "format.h"
 #include "json.h"
+#include "utf8.h"
 #include "util.h"
-
-/*
- * Length of the well-formed UTF-8 sequence at @s (1 to 4), or 0 if the
- * bytes there are not one (Unicode table 3-7: no overlong forms, no
- * surrogates, nothing above U+10FFFF).
- */
-static size_t utf8_seq_len(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
-	size_t need, k;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		need = 2;
-	} else if (c == 0xe0) {
-		need = 3;
-		lo = 0xa0;
-	} else if (c == 0xed) {
-		need = 3;
-		hi = 0x9f;
-	} else if (c >= 0xe1 && c <= 0xef) {
-		need = 3;
-	} else if (c == 0xf0) {
-		need = 4;
-		lo = 0x90;
-	} else if (c >= 0xf1 && c <= 0xf3) {
-		need = 4;
-	} else if (c == 0xf4) {
-		need = 4;
-		hi = 0x8f;
-	} else {
-		return 0;
-	}
-	if (n < need || s[1] < lo || s[1] > hi)
-		return 0;
-	for (k = 2; k < need; k++)
-		if ((s[k] & 0xc0) != 0x80)
-			return 0;
-	return need;
-}
 
 /* ---- writer ---- */
 
@@ -145,7 +105,7 @@ static void put_quoted(struct uk_json *j, const char *s, size_t n)
 			continue;
 		}
 		if (c >= 0x80) {
-			k = utf8_seq_len(p + i, n - i);
+			k = uk_utf8_len(p + i, n - i);
 			if (k) {
 				i += k;
 				continue;
@@ -601,30 +561,6 @@ static int hex4(const unsigned char *s, uint32_t *ret)
 	return 0;
 }
 
-static size_t utf8_put(char *out, uint32_t cp)
-{
-	if (cp < 0x80) {
-		out[0] = cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = 0xc0 | (cp >> 6);
-		out[1] = 0x80 | (cp & 0x3f);
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = 0xe0 | (cp >> 12);
-		out[1] = 0x80 | ((cp >> 6) & 0x3f);
-		out[2] = 0x80 | (cp & 0x3f);
-		return 3;
-	}
-	out[0] = 0xf0 | (cp >> 18);
-	out[1] = 0x80 | ((cp >> 12) & 0x3f);
-	out[2] = 0x80 | ((cp >> 6) & 0x3f);
-	out[3] = 0x80 | (cp & 0x3f);
-	return 4;
-}
-
 /* A \uXXXX escape (and its low surrogate) at @q; advances *q past it. */
 static int parse_u_escape(struct parser *p, size_t *q, size_t end,
 			  uint32_t *cp)
@@ -689,7 +625,7 @@ static int parse_string(struct parser *p, char **ret, size_t *retlen)
 				r = parse_u_escape(p, &q, end, &cp);
 				if (r < 0)
 					goto err;
-				n += utf8_put(out + n, cp);
+				n += uk_utf8_put(out + n, cp);
 				continue;
 			default:
 				r = fail(p, q, "invalid escape \\%c",
@@ -703,7 +639,7 @@ static int parse_string(struct parser *p, char **ret, size_t *retlen)
 				 c);
 			goto err;
 		} else {
-			k = utf8_seq_len(s + q, end - q);
+			k = uk_utf8_len(s + q, end - q);
 			if (!k) {
 				r = fail(p, q, "invalid UTF-8 in string");
 				goto err;

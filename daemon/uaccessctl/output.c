@@ -16,6 +16,7 @@
 #include "common/why.h"
 #include "output.h"
 #include "common/time.h"
+#include "common/utf8.h"
 #include "common/util.h"
 #include "common/control.h"
 #include "common/control_client.h"
@@ -312,35 +313,6 @@ int uk_cli_parse_u64(const char *s, uint64_t max, uint64_t *ret)
 
 /* ---- text ---- */
 
-/* Length of the UTF-8 sequence at @s (@n bytes left), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
-	size_t need, k;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		need = 2;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		need = 3;
-		lo = c == 0xe0 ? 0xa0 : 0x80;	/* no overlong forms */
-		hi = c == 0xed ? 0x9f : 0xbf;	/* no surrogates */
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		need = 4;
-		lo = c == 0xf0 ? 0x90 : 0x80;
-		hi = c == 0xf4 ? 0x8f : 0xbf;	/* nothing past U+10FFFF */
-	} else {
-		return 0;
-	}
-	if (n < need || s[1] < lo || s[1] > hi)
-		return 0;
-	for (k = 2; k < need; k++)
-		if ((s[k] & 0xc0) != 0x80)
-			return 0;
-	return need;
-}
-
 char *uk_cli_sanitize(const char *in, char *out, size_t outlen)
 {
 	const unsigned char *p = (const unsigned char *)(in ? in : "");
@@ -349,7 +321,7 @@ char *uk_cli_sanitize(const char *in, char *out, size_t outlen)
 	if (!outlen)
 		return out;
 	while (rem) {
-		k = utf8_len(p, rem);
+		k = uk_utf8_len(p, rem);
 		/* C0, DEL, and U+0080..U+009F (C1, "\xc2\x80".."\xc2\x9f") */
 		if (k == 0 || (k == 1 && (*p < 0x20 || *p == 0x7f)) ||
 		    (k == 2 && p[0] == 0xc2 && p[1] < 0xa0)) {
