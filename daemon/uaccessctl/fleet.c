@@ -13,6 +13,7 @@
 #include "common/time.h"
 #include "query.h"
 #include "output.h"
+#include "common/hashtab.h"
 #include "common/msgid.h"
 #include "common/util.h"
 
@@ -21,95 +22,25 @@
 
 /* ---- hashing ---- */
 
-#define FNV_OFFSET	UINT64_C(0xcbf29ce484222325)
-#define FNV_PRIME	UINT64_C(0x100000001b3)
+/*
+ * The maps hold an index into the caller's array plus one (an entry is
+ * never NULL), or, for the set of entries seen, the entry's hash itself.
+ */
+#define MAP_ENTRY(index)	((void *)(uintptr_t)((index) + 1))
+#define MAP_INDEX(entry)	((size_t)(uintptr_t)(entry) - 1)
 
 /* FNV-1a of @n strings, each followed by a NUL so that "a","bc" != "ab","c". */
 static uint64_t hash_strs(const char *const *s, size_t n)
 {
-	uint64_t h = FNV_OFFSET;
+	uint64_t h = UK_FNV1A_INIT;
 	size_t i;
-	const char *p;
 
 	for (i = 0; i < n; i++) {
-		for (p = s[i] ? s[i] : ""; ; p++) {
-			h ^= (unsigned char)*p;
-			h *= FNV_PRIME;
-			if (!*p)
-				break;
-		}
+		const char *p = s[i] ? s[i] : "";
+
+		h = uk_hash_fnv1a(h, p, strlen(p) + 1);
 	}
-	return h ? h : 1;	/* 0 marks an empty slot */
-}
-
-static void map_release(struct uk_fleet_map *m)
-{
-	free(m->hash);
-	free(m->index);
-	memset(m, 0, sizeof(*m));
-}
-
-static int map_grow(struct uk_fleet_map *m)
-{
-	struct uk_fleet_map n = { .cap = m->cap ? 2 * m->cap : 64 };
-	size_t i, k;
-
-	n.hash = calloc(n.cap, sizeof(*n.hash));
-	n.index = calloc(n.cap, sizeof(*n.index));
-	if (!n.hash || !n.index) {
-		map_release(&n);
-		return -ENOMEM;
-	}
-	for (i = 0; i < m->cap; i++) {
-		if (!m->hash[i])
-			continue;
-		for (k = m->hash[i] & (n.cap - 1); n.hash[k];
-		     k = (k + 1) & (n.cap - 1))
-			;
-		n.hash[k] = m->hash[i];
-		n.index[k] = m->index[i];
-	}
-	n.n = m->n;
-	map_release(m);
-	*m = n;
-	return 0;
-}
-
-/*
- * Open addressing, linear probing.  Calls @same(index, data) for each
- * slot of hash @h until it says yes; returns that slot's index in *ret
- * and 1, or 0 when there is none.
- */
-static int map_find(const struct uk_fleet_map *m, uint64_t h,
-		    bool (*same)(size_t index, const void *data),
-		    const void *data, size_t *ret)
-{
-	size_t k;
-
-	if (!m->cap)
-		return 0;
-	for (k = h & (m->cap - 1); m->hash[k]; k = (k + 1) & (m->cap - 1)) {
-		if (m->hash[k] == h && (!same || same(m->index[k], data))) {
-			*ret = m->index[k];
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static int map_add(struct uk_fleet_map *m, uint64_t h, size_t index)
-{
-	size_t k;
-
-	/* At most half full. */
-	if (2 * (m->n + 1) > m->cap && map_grow(m) < 0)
-		return -ENOMEM;
-	for (k = h & (m->cap - 1); m->hash[k]; k = (k + 1) & (m->cap - 1))
-		;
-	m->hash[k] = h;
-	m->index[k] = index;
-	m->n++;
-	return 0;
+	return h ? h : 1;	/* never NULL as a set entry */
 }
 
 /* ---- fields ---- */
@@ -211,21 +142,57 @@ struct site_in {
 	const struct site_key *key;
 };
 
-static bool same_machine(size_t index, const void *data)
+static bool same_machine(const void *entry, const void *data)
 {
 	const struct machine_key *k = data;
 
-	return !strcmp(k->f->machines[index].machine_id, k->id);
+	return !strcmp(k->f->machines[MAP_INDEX(entry)].machine_id, k->id);
 }
 
-static bool same_site(size_t index, const void *data)
+/* @ctx: the fleet. */
+static uint64_t machine_hash(const void *entry, const void *ctx)
+{
+	const struct uk_fleet *f = ctx;
+	const char *id = f->machines[MAP_INDEX(entry)].machine_id;
+
+	return hash_strs(&id, 1);
+}
+
+static bool same_site(const void *entry, const void *data)
 {
 	const struct site_in *in = data;
-	const struct uk_fleet_site *s = &in->sites[index];
+	const struct uk_fleet_site *s = &in->sites[MAP_INDEX(entry)];
 
 	return !strcmp(s->site, in->key->site) &&
 	       !strcmp(s->kind, in->key->kind) &&
 	       !strcmp(s->helper, in->key->helper);
+}
+
+static uint64_t site_key_hash(const char *site, const char *kind,
+			      const char *helper)
+{
+	const char *parts[] = { site, kind, helper };
+
+	return hash_strs(parts, ARRAY_SIZE(parts));
+}
+
+/* @ctx: the array of sites. */
+static uint64_t site_hash(const void *entry, const void *ctx)
+{
+	const struct uk_fleet_site *s =
+		&((const struct uk_fleet_site *)ctx)[MAP_INDEX(entry)];
+
+	return site_key_hash(s->site, s->kind, s->helper);
+}
+
+static bool same_hash(const void *entry, const void *key)
+{
+	return entry == key;
+}
+
+static uint64_t seen_hash(const void *entry, const void *ctx)
+{
+	return uk_hash_mix64((uintptr_t)entry);
 }
 
 void uk_fleet_init(struct uk_fleet *f)
@@ -251,7 +218,7 @@ void uk_fleet_release(struct uk_fleet *f)
 		for (k = 0; k < m->n_sites; k++)
 			site_release(&m->sites[k]);
 		free(m->sites);
-		map_release(&m->map);
+		uk_htab_clear(&m->map);
 		free(m->machine_id);
 		free(m->hostname);
 	}
@@ -259,9 +226,9 @@ void uk_fleet_release(struct uk_fleet *f)
 	for (i = 0; i < f->n_sites; i++)
 		site_release(&f->sites[i]);
 	free(f->sites);
-	map_release(&f->machine_map);
-	map_release(&f->fleet_map);
-	map_release(&f->seen);
+	uk_htab_clear(&f->machine_map);
+	uk_htab_clear(&f->fleet_map);
+	uk_htab_clear(&f->seen);
 	uk_fleet_init(f);
 }
 
@@ -271,8 +238,12 @@ static int machine_get(struct uk_fleet *f, const char *id, size_t *ret)
 	uint64_t h = hash_strs(&id, 1);
 	struct uk_fleet_machine *m;
 
-	if (map_find(&f->machine_map, h, same_machine, &k, ret))
+	void *found = uk_htab_find(&f->machine_map, h, same_machine, &k);
+
+	if (found) {
+		*ret = MAP_INDEX(found);
 		return 0;
+	}
 	if (f->n_machines == f->cap) {
 		size_t cap = f->cap ? 2 * f->cap : 8;
 
@@ -285,25 +256,28 @@ static int machine_get(struct uk_fleet *f, const char *id, size_t *ret)
 	m = &f->machines[f->n_machines];
 	memset(m, 0, sizeof(*m));
 	m->machine_id = strdup(id);
-	if (!m->machine_id || map_add(&f->machine_map, h, f->n_machines) < 0) {
+	if (!m->machine_id ||
+	    uk_htab_reserve(&f->machine_map, f->machine_map.n + 1,
+			    machine_hash, f) < 0) {
 		free(m->machine_id);
 		return -ENOMEM;
 	}
+	uk_htab_insert(&f->machine_map, h, MAP_ENTRY(f->n_machines));
 	*ret = f->n_machines++;
 	return 0;
 }
 
 /* A site in @sites (a machine's or the fleet's), added when new. */
 static int site_get(struct uk_fleet_site **sites, size_t *n, size_t *cap,
-		    struct uk_fleet_map *map, uint64_t h,
+		    struct uk_htab *map, uint64_t h,
 		    const struct site_key *key, struct uk_fleet_site **ret)
 {
 	struct site_in in = { *sites, key };
 	struct uk_fleet_site *s;
-	size_t i;
+	void *found = uk_htab_find(map, h, same_site, &in);
 
-	if (map_find(map, h, same_site, &in, &i)) {
-		*ret = &(*sites)[i];
+	if (found) {
+		*ret = &(*sites)[MAP_INDEX(found)];
 		return 0;
 	}
 	if (*n == *cap) {
@@ -321,10 +295,11 @@ static int site_get(struct uk_fleet_site **sites, size_t *n, size_t *cap,
 	s->kind = strdup(key->kind);
 	s->helper = strdup(key->helper);
 	if (!s->site || !s->kind || !s->helper ||
-	    map_add(map, h, *n) < 0) {
+	    uk_htab_reserve(map, map->n + 1, site_hash, *sites) < 0) {
 		site_release(s);
 		return -ENOMEM;
 	}
+	uk_htab_insert(map, h, MAP_ENTRY(*n));
 	(*n)++;
 	*ret = s;
 	return 0;
@@ -478,11 +453,14 @@ static bool evicted_summary(const struct parsed *p)
 
 static int seen_before(struct uk_fleet *f, uint64_t h)
 {
-	size_t dummy;
+	void *entry = (void *)(uintptr_t)h;
 
-	if (map_find(&f->seen, h, NULL, NULL, &dummy))
+	if (uk_htab_find(&f->seen, uk_hash_mix64(h), same_hash, entry))
 		return 1;
-	return map_add(&f->seen, h, 0);
+	if (uk_htab_reserve(&f->seen, f->seen.n + 1, seen_hash, NULL) < 0)
+		return -ENOMEM;
+	uk_htab_insert(&f->seen, uk_hash_mix64(h), entry);
+	return 0;
 }
 
 int uk_fleet_add(struct uk_fleet *f, const struct uk_entry *e, char *why,
@@ -552,12 +530,9 @@ int uk_fleet_add(struct uk_fleet *f, const struct uk_entry *e, char *why,
 		m->hostname = h;
 		m->hostname_time = e->realtime_usec;
 	}
-	{
-		const char *parts[] = { p.key.site, p.key.kind, p.key.helper };
-
-		r = site_get(&m->sites, &m->n_sites, &m->cap, &m->map,
-			     hash_strs(parts, ARRAY_SIZE(parts)), &p.key, &s);
-	}
+	r = site_get(&m->sites, &m->n_sites, &m->cap, &m->map,
+		     site_key_hash(p.key.site, p.key.kind, p.key.helper),
+		     &p.key, &s);
 	if (r < 0)
 		return r;
 	if (!s->site_ip && p.site_ip) {
@@ -703,14 +678,13 @@ int uk_fleet_finish(struct uk_fleet *f, enum uk_fleet_sort sort)
 			const struct uk_fleet_site *ms = &m->sites[k];
 			struct site_key key = { ms->site, ms->kind,
 						ms->helper };
-			const char *parts[] = { ms->site, ms->kind,
-						ms->helper };
 			struct uk_fleet_site *s;
 			const char *p;
 
 			r = site_get(&f->sites, &f->n_sites, &f->sites_cap,
 				     &f->fleet_map,
-				     hash_strs(parts, ARRAY_SIZE(parts)),
+				     site_key_hash(ms->site, ms->kind,
+						   ms->helper),
 				     &key, &s);
 			if (r < 0)
 				return r;
@@ -737,10 +711,10 @@ int uk_fleet_finish(struct uk_fleet *f, enum uk_fleet_sort sort)
 		}
 	}
 	/* The maps' indexes die with the order: no entry is added after. */
-	map_release(&f->fleet_map);
-	map_release(&f->machine_map);
+	uk_htab_clear(&f->fleet_map);
+	uk_htab_clear(&f->machine_map);
 	for (i = 0; i < f->n_machines; i++)
-		map_release(&f->machines[i].map);
+		uk_htab_clear(&f->machines[i].map);
 	for (i = 0; i < f->n_machines; i++)
 		if (f->machines[i].n_sites)
 			qsort(f->machines[i].sites, f->machines[i].n_sites,

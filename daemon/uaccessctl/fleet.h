@@ -31,6 +31,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "common/hashtab.h"
 #include "common/json.h"
 #include "entry.h"
 #include "label.h"
@@ -58,12 +59,6 @@ struct uk_fleet_site {
 	unsigned int machines;	/* fleet sites: on how many machines */
 };
 
-struct uk_fleet_map {
-	uint64_t *hash;		/* 0: empty slot */
-	size_t *index;
-	size_t cap, n;
-};
-
 struct uk_fleet_machine {
 	char *machine_id;	/* _MACHINE_ID; "" when the entries had none */
 	char *hostname;		/* its newest entry's _HOSTNAME, or NULL */
@@ -72,7 +67,7 @@ struct uk_fleet_machine {
 	uint64_t events, suppressed, count, last;
 	struct uk_fleet_site *sites;
 	size_t n_sites, cap;
-	struct uk_fleet_map map;	/* its sites by key */
+	struct uk_htab map;	/* its sites by key */
 };
 
 
@@ -85,8 +80,8 @@ struct uk_fleet {
 	/* entries seen: counted by type, skipped, duplicates, others */
 	uint64_t event_entries, summary_entries, skipped, duplicates, other;
 	char first_skip[320];	/* "HOST: why" of the first skipped entry */
-	struct uk_fleet_map machine_map, fleet_map;
-	struct uk_fleet_map seen;	/* hashes of the entries counted */
+	struct uk_htab machine_map, fleet_map;
+	struct uk_htab seen;	/* hashes of the entries counted */
 };
 
 void uk_fleet_init(struct uk_fleet *f);

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "common/hashtab.h"
 #include "common/util.h"
 
 /* Interned frame symbol, shared by every stack that has the frame. */
@@ -34,15 +35,6 @@ struct uk_str {
 	uint32_t hash;
 	char s[];
 };
-
-struct uk_htab {
-	void **slot;
-	size_t mask;		/* capacity - 1; the capacity is 0 or 2^k */
-	size_t n;
-};
-
-typedef uint64_t (*htab_hash_fn)(const void *entry);
-typedef bool (*htab_eq_fn)(const void *entry, const void *key);
 
 struct uk_agg {
 	struct uk_agg_params p;
@@ -66,25 +58,14 @@ struct site_key {
 
 /* ---- Hashing ---- */
 
-/* The splitmix64 finalizer: every input bit affects every output bit. */
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
-}
-
 static uint64_t key_hash(const struct site_key *k)
 {
 	uint64_t rest = k->kind | k->helper << 8 | (uint64_t)k->direction << 16;
 
-	return mix64(k->ip ^ (rest + 1) * 0x9e3779b97f4a7c15ULL);
+	return uk_hash_mix64(k->ip ^ (rest + 1) * 0x9e3779b97f4a7c15ULL);
 }
 
-static uint64_t site_hash(const void *entry)
+static uint64_t site_hash(const void *entry, const void *ctx)
 {
 	const struct uk_agg_site *s = entry;
 	struct site_key k = {
@@ -104,9 +85,9 @@ static bool site_eq(const void *entry, const void *key)
 	       s->helper == k->helper && s->direction == k->direction;
 }
 
-static uint64_t stack_hash(const void *entry)
+static uint64_t stack_hash(const void *entry, const void *ctx)
 {
-	return mix64(((const struct uk_agg_stack *)entry)->hash);
+	return uk_hash_mix64(((const struct uk_agg_stack *)entry)->hash);
 }
 
 static bool stack_eq(const void *entry, const void *key)
@@ -118,19 +99,14 @@ static bool stack_eq(const void *entry, const void *key)
 /* FNV-1a, folded to the 32 bits a uk_str keeps. */
 static uint32_t str_hash32(const char *s, size_t len)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i;
+	uint64_t h = uk_hash_fnv1a(UK_FNV1A_INIT, s, len);
 
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ULL;
-	}
 	return (uint32_t)(h ^ h >> 32);
 }
 
-static uint64_t str_hash(const void *entry)
+static uint64_t str_hash(const void *entry, const void *ctx)
 {
-	return mix64(((const struct uk_str *)entry)->hash);
+	return uk_hash_mix64(((const struct uk_str *)entry)->hash);
 }
 
 struct str_key {
@@ -146,113 +122,6 @@ static bool str_eq(const void *entry, const void *key)
 
 	return e->hash == k->hash && strncmp(e->s, k->s, k->len) == 0 &&
 	       e->s[k->len] == '\0';
-}
-
-/* ---- Open addressing ---- */
-
-/* The slot holding the entry matching @key, or the empty slot ending
- * its probe sequence.  The table must have a capacity. */
-static void **htab_probe(const struct uk_htab *t, uint64_t h, htab_eq_fn eq,
-			 const void *key)
-{
-	size_t i = h & t->mask;
-
-	for (;;) {
-		void **slot = &t->slot[i];
-
-		if (!*slot || eq(*slot, key))
-			return slot;
-		i = (i + 1) & t->mask;
-	}
-}
-
-static void *htab_find(const struct uk_htab *t, uint64_t h, htab_eq_fn eq,
-		       const void *key)
-{
-	if (!t->slot)
-		return NULL;
-	return *htab_probe(t, h, eq, key);
-}
-
-/* The slot that holds @entry itself. */
-static void **htab_slot_of(const struct uk_htab *t, const void *entry,
-			   htab_hash_fn hash)
-{
-	size_t i = hash(entry) & t->mask;
-
-	while (t->slot[i] != entry)
-		i = (i + 1) & t->mask;
-	return &t->slot[i];
-}
-
-/* Room for @n entries at a load of at most 3/4. */
-static int htab_reserve(struct uk_htab *t, size_t n, htab_hash_fn hash)
-{
-	size_t cap = t->slot ? t->mask + 1 : 0, ncap, i;
-	void **slot;
-
-	if (n * 4 <= cap * 3)
-		return 0;
-	for (ncap = cap ? cap * 2 : 16; n * 4 > ncap * 3; ncap *= 2)
-		;
-	slot = calloc(ncap, sizeof(*slot));
-	if (!slot)
-		return -ENOMEM;
-	for (i = 0; i < cap; i++) {
-		size_t j;
-
-		if (!t->slot[i])
-			continue;
-		for (j = hash(t->slot[i]) & (ncap - 1); slot[j];
-		     j = (j + 1) & (ncap - 1))
-			;
-		slot[j] = t->slot[i];
-	}
-	free(t->slot);
-	t->slot = slot;
-	t->mask = ncap - 1;
-	return 0;
-}
-
-/* Insert into the empty slot of @h's probe; htab_reserve() came first. */
-static void htab_insert(struct uk_htab *t, uint64_t h, void *entry)
-{
-	size_t i;
-
-	for (i = h & t->mask; t->slot[i]; i = (i + 1) & t->mask)
-		;
-	t->slot[i] = entry;
-	t->n++;
-}
-
-static void htab_remove(struct uk_htab *t, const void *entry,
-			htab_hash_fn hash)
-{
-	size_t i = htab_slot_of(t, entry, hash) - t->slot, j = i;
-
-	/* Move back each later entry of the cluster whose home slot is not
-	 * cyclically in (i, j]: it would not be found past the hole. */
-	for (;;) {
-		size_t home;
-
-		j = (j + 1) & t->mask;
-		if (!t->slot[j])
-			break;
-		home = hash(t->slot[j]) & t->mask;
-		if (i <= j ? home <= i || home > j :
-			     home <= i && home > j) {
-			t->slot[i] = t->slot[j];
-			i = j;
-		}
-	}
-	t->slot[i] = NULL;
-	t->n--;
-}
-
-static void htab_clear(struct uk_htab *t)
-{
-	free(t->slot);
-	memset(t, 0, sizeof(*t));
 }
 
 /* ---- LRU lists ---- */
@@ -302,13 +171,14 @@ static size_t bounded_len(const char *s, size_t size)
 static const char *str_get(struct uk_agg *agg, const char *s, size_t len)
 {
 	struct str_key k = { .s = s, .len = len, .hash = str_hash32(s, len) };
-	struct uk_str *e = htab_find(&agg->strs, mix64(k.hash), str_eq, &k);
+	struct uk_str *e = uk_htab_find(&agg->strs, uk_hash_mix64(k.hash),
+					str_eq, &k);
 
 	if (e) {
 		e->refs++;
 		return e->s;
 	}
-	if (htab_reserve(&agg->strs, agg->strs.n + 1, str_hash) < 0)
+	if (uk_htab_reserve(&agg->strs, agg->strs.n + 1, str_hash, NULL) < 0)
 		return NULL;
 	e = malloc(offsetof(struct uk_str, s) + len + 1);
 	if (!e)
@@ -317,7 +187,7 @@ static const char *str_get(struct uk_agg *agg, const char *s, size_t len)
 	e->hash = k.hash;
 	memcpy(e->s, s, len);
 	e->s[len] = '\0';
-	htab_insert(&agg->strs, mix64(k.hash), e);
+	uk_htab_insert(&agg->strs, uk_hash_mix64(k.hash), e);
 	return e->s;
 }
 
@@ -327,7 +197,7 @@ static void str_put(struct uk_agg *agg, const char *s)
 
 	if (--e->refs)
 		return;
-	htab_remove(&agg->strs, e, str_hash);
+	uk_htab_remove(&agg->strs, e, str_hash, NULL);
 	free(e);
 }
 
@@ -350,7 +220,7 @@ static void stack_evict_to(struct uk_agg *agg, size_t max)
 						       private_lru);
 
 		link_del(&st->private_lru);
-		htab_remove(&agg->stacks, st, stack_hash);
+		uk_htab_remove(&agg->stacks, st, stack_hash, NULL);
 		stack_free(agg, st);
 		agg->st.stacks_evicted++;
 	}
@@ -390,12 +260,14 @@ static int stack_prepare(struct uk_agg *agg, const struct uk_event *ev,
 	memset(plan, 0, sizeof(*plan));
 	if (!agg->p.max_stacks || !hash)
 		return 0;
-	plan->old = htab_find(&agg->stacks, mix64(hash), stack_eq, &hash);
+	plan->old = uk_htab_find(&agg->stacks, uk_hash_mix64(hash), stack_eq,
+				 &hash);
 	plan->touch = plan->old || ev->nr_frames;
 	if (!ev->nr_frames || (plan->old && stack_same_frames(plan->old, ev)))
 		return 0;
 	if (!plan->old &&
-	    htab_reserve(&agg->stacks, agg->stacks.n + 1, stack_hash) < 0)
+	    uk_htab_reserve(&agg->stacks, agg->stacks.n + 1, stack_hash,
+			    NULL) < 0)
 		return -ENOMEM;
 	st = calloc(1, sizeof(*st) + ev->nr_frames * sizeof(st->frames[0]));
 	if (!st)
@@ -432,7 +304,7 @@ static void stack_commit(struct uk_agg *agg, struct stack_plan *plan,
 	if (!plan->touch)
 		return;
 	if (plan->new && st) {
-		*htab_slot_of(&agg->stacks, st, stack_hash) = plan->new;
+		*uk_htab_slot_of(&agg->stacks, st, stack_hash, NULL) = plan->new;
 		plan->new->events = st->events;
 		link_del(&st->private_lru);
 		stack_free(agg, st);
@@ -440,7 +312,7 @@ static void stack_commit(struct uk_agg *agg, struct stack_plan *plan,
 		link_add_front(&agg->stack_lru, &st->private_lru);
 	} else if (plan->new) {
 		st = plan->new;
-		htab_insert(&agg->stacks, stack_hash(st), st);
+		uk_htab_insert(&agg->stacks, stack_hash(st, NULL), st);
 		link_add_front(&agg->stack_lru, &st->private_lru);
 	} else {
 		link_move_front(&agg->stack_lru, &st->private_lru);
@@ -696,7 +568,7 @@ static int site_relayout(struct uk_agg *agg, struct uk_agg_site **sp,
 {
 	struct uk_agg_site *s = *sp, *n;
 	size_t oldlen = strlen(s->symbol);
-	void **slot = htab_slot_of(&agg->sites, s, site_hash);
+	void **slot = uk_htab_slot_of(&agg->sites, s, site_hash, NULL);
 
 	if (!sym)
 		symlen = oldlen;
@@ -897,7 +769,7 @@ static void site_stacks_commit(struct uk_agg_site *s, uint32_t hash)
 static void site_unlink(struct uk_agg *agg, struct uk_agg_site *s)
 {
 	link_del(&s->private_lru);
-	htab_remove(&agg->sites, s, site_hash);
+	uk_htab_remove(&agg->sites, s, site_hash, NULL);
 }
 
 static void site_evict_to(struct uk_agg *agg, size_t max)
@@ -917,7 +789,7 @@ static void site_evict_to(struct uk_agg *agg, size_t max)
 /* Insert a new site as the most recent; room was reserved. */
 static void site_insert(struct uk_agg *agg, struct uk_agg_site *s)
 {
-	htab_insert(&agg->sites, site_hash(s), s);
+	uk_htab_insert(&agg->sites, site_hash(s, NULL), s);
 	link_add_front(&agg->site_lru, &s->private_lru);
 	/* The new site is at the front: never the one evicted. */
 	site_evict_to(agg, agg->p.max_sites);
@@ -944,7 +816,7 @@ static int key_from(uint64_t present, int a_ip, int a_kind, int a_helper,
 static struct uk_agg_site *site_lookup(const struct uk_agg *agg,
 				       const struct site_key *k)
 {
-	return htab_find(&agg->sites, key_hash(k), site_eq, k);
+	return uk_htab_find(&agg->sites, key_hash(k), site_eq, k);
 }
 
 /* Folds the event's numbers into its site. */
@@ -1038,7 +910,8 @@ int uk_agg_add_event(struct uk_agg *agg, const struct uk_event *ev,
 		if (!s)
 			goto err;
 		created = true;
-		if (htab_reserve(&agg->sites, agg->sites.n + 1, site_hash) < 0)
+		if (uk_htab_reserve(&agg->sites, agg->sites.n + 1, site_hash,
+				    NULL) < 0)
 			goto err;
 	} else {
 		unsigned int cap = site_stacks_need(s, ev->stack_hash);
@@ -1126,8 +999,8 @@ int uk_agg_sync_site(struct uk_agg *agg, const struct uk_site *ks,
 		s = site_alloc(agg, &k, sym, symlen, 0, 0);
 		if (!s)
 			return -ENOMEM;
-		if (htab_reserve(&agg->sites, agg->sites.n + 1,
-				 site_hash) < 0) {
+		if (uk_htab_reserve(&agg->sites, agg->sites.n + 1,
+				    site_hash, NULL) < 0) {
 			free(s);
 			return -ENOMEM;
 		}
@@ -1218,7 +1091,7 @@ const struct uk_agg_stack *uk_agg_stack_find(const struct uk_agg *agg,
 {
 	if (!agg)
 		return NULL;
-	return htab_find(&agg->stacks, mix64(hash), stack_eq, &hash);
+	return uk_htab_find(&agg->stacks, uk_hash_mix64(hash), stack_eq, &hash);
 }
 
 /* ---- Sorting ---- */
@@ -1487,9 +1360,9 @@ void uk_agg_reset(struct uk_agg *agg)
 	}
 	for (i = 0; agg->strs.slot && i <= agg->strs.mask; i++)
 		free(agg->strs.slot[i]);
-	htab_clear(&agg->sites);
-	htab_clear(&agg->stacks);
-	htab_clear(&agg->strs);
+	uk_htab_clear(&agg->sites);
+	uk_htab_clear(&agg->stacks);
+	uk_htab_clear(&agg->strs);
 	link_init(&agg->site_lru);
 	link_init(&agg->stack_lru);
 	memset(&agg->st, 0, sizeof(agg->st));
