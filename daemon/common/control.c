@@ -37,13 +37,6 @@ static const struct {
 			    offsetof(struct uk_ctl_ops, reload) },
 };
 
-static const char *const sort_names[] = {
-	[UK_CTL_SORT_COUNT] = "count",
-	[UK_CTL_SORT_LAST] = "last",
-	[UK_CTL_SORT_NAME] = "name",
-};
-
-#define N_SORTS (ARRAY_SIZE(sort_names))
 
 const char *uk_ctl_cmd_name(enum uk_ctl_cmd cmd)
 {
@@ -111,7 +104,6 @@ static int parse_request(const struct uk_json_value *req,
 	const struct uk_json_value *v;
 	const char *s;
 	uint64_t version;
-	unsigned int i;
 	int ret;
 
 	if (uk_json_type(req) != UK_JSON_OBJECT) {
@@ -158,19 +150,13 @@ static int parse_request(const struct uk_json_value *req,
 			 "\"limit\" must be a non-negative integer");
 		return -EINVAL;
 	}
-	r->sort = UK_CTL_SORT_COUNT;
+	r->sort = UK_SORT_COUNT;
 	v = uk_json_object_get(req, "sort");
-	if (v) {
-		ret = uk_json_get_str(v, &s);
-		for (i = 0; ret == 0 && i < N_SORTS; i++)
-			if (!strcmp(s, sort_names[i]))
-				break;
-		if (ret < 0 || i == N_SORTS) {
-			snprintf(err, errlen, "\"sort\" must be one of "
-				 "\"count\", \"last\", \"name\"");
-			return -EINVAL;
-		}
-		r->sort = i;
+	if (v && (uk_json_get_str(v, &s) < 0 ||
+		  uk_sort_parse(s, &r->sort) < 0)) {
+		snprintf(err, errlen, "\"sort\" must be one of "
+			 "\"count\", \"last\", \"name\"");
+		return -EINVAL;
 	}
 	return 0;
 }

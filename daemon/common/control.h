@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "sort.h"
+
 struct uk_json;
 
 #define UK_CTL_SOCKET_PATH	"/run/uaccessd/control"
@@ -39,17 +41,11 @@ enum uk_ctl_cmd {
 	_UK_CTL_CMD_MAX,
 };
 
-enum uk_ctl_sort {
-	UK_CTL_SORT_COUNT,	/* most hits first (the default) */
-	UK_CTL_SORT_LAST,	/* most recent hit first */
-	UK_CTL_SORT_NAME,	/* by site symbol */
-};
-
 struct uk_ctl_request {
 	enum uk_ctl_cmd cmd;
 	const struct uk_peer *peer;
 	uint64_t limit;			/* sites: at most this many, 0 = all */
-	enum uk_ctl_sort sort;		/* sites */
+	enum uk_sort sort;		/* sites */
 };
 
 /*

@@ -568,11 +568,6 @@ int uk_fleet_add(struct uk_fleet *f, const struct uk_entry *e, char *why,
 
 /* ---- totals and order ---- */
 
-static int cmp_u64_desc(uint64_t a, uint64_t b)
-{
-	return a < b ? 1 : a > b ? -1 : 0;
-}
-
 static int cmp_name(const struct uk_fleet_site *a,
 		    const struct uk_fleet_site *b)
 {
@@ -589,16 +584,16 @@ static int site_by_count(const void *pa, const void *pb)
 {
 	const struct uk_fleet_site *a = pa, *b = pb;
 
-	return cmp_u64_desc(a->count, b->count) ?:
-	       cmp_u64_desc(a->last, b->last) ?: cmp_name(a, b);
+	return uk_cmp_u64_desc(a->count, b->count) ?:
+	       uk_cmp_u64_desc(a->last, b->last) ?: cmp_name(a, b);
 }
 
 static int site_by_last(const void *pa, const void *pb)
 {
 	const struct uk_fleet_site *a = pa, *b = pb;
 
-	return cmp_u64_desc(a->last, b->last) ?:
-	       cmp_u64_desc(a->count, b->count) ?: cmp_name(a, b);
+	return uk_cmp_u64_desc(a->last, b->last) ?:
+	       uk_cmp_u64_desc(a->count, b->count) ?: cmp_name(a, b);
 }
 
 static int site_by_name(const void *pa, const void *pb)
@@ -620,14 +615,14 @@ static int machine_by_count(const void *pa, const void *pb)
 {
 	const struct uk_fleet_machine *a = pa, *b = pb;
 
-	return cmp_u64_desc(a->count, b->count) ?: machine_by_label(a, b);
+	return uk_cmp_u64_desc(a->count, b->count) ?: machine_by_label(a, b);
 }
 
 static int machine_by_last(const void *pa, const void *pb)
 {
 	const struct uk_fleet_machine *a = pa, *b = pb;
 
-	return cmp_u64_desc(a->last, b->last) ?: machine_by_label(a, b);
+	return uk_cmp_u64_desc(a->last, b->last) ?: machine_by_label(a, b);
 }
 
 static int machine_by_name(const void *pa, const void *pb)
@@ -653,17 +648,17 @@ static void set_labels(struct uk_fleet *f)
 	}
 }
 
-int uk_fleet_finish(struct uk_fleet *f, enum uk_fleet_sort sort)
+int uk_fleet_finish(struct uk_fleet *f, enum uk_sort sort)
 {
 	static int (*const site_cmp[])(const void *, const void *) = {
-		[UK_FLEET_SORT_COUNT] = site_by_count,
-		[UK_FLEET_SORT_LAST] = site_by_last,
-		[UK_FLEET_SORT_NAME] = site_by_name,
+		[UK_SORT_COUNT] = site_by_count,
+		[UK_SORT_LAST] = site_by_last,
+		[UK_SORT_NAME] = site_by_name,
 	};
 	static int (*const machine_cmp[])(const void *, const void *) = {
-		[UK_FLEET_SORT_COUNT] = machine_by_count,
-		[UK_FLEET_SORT_LAST] = machine_by_last,
-		[UK_FLEET_SORT_NAME] = machine_by_name,
+		[UK_SORT_COUNT] = machine_by_count,
+		[UK_SORT_LAST] = machine_by_last,
+		[UK_SORT_NAME] = machine_by_name,
 	};
 	size_t i, k;
 	int r;
@@ -929,7 +924,7 @@ static int fleet_entry(struct uk_query *q, const struct uk_entry *e,
 	return UK_EXIT_OK;
 }
 
-int uk_cli_fleet(const struct uk_cli *cli, enum uk_fleet_sort sort,
+int uk_cli_fleet(const struct uk_cli *cli, enum uk_sort sort,
 		 uint64_t limit)
 {
 	static const char *const ids[] = {

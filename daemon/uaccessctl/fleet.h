@@ -33,14 +33,9 @@
 #include "cli.h"
 #include "common/hashtab.h"
 #include "common/json.h"
+#include "common/sort.h"
 #include "entry.h"
 #include "label.h"
-
-enum uk_fleet_sort {
-	UK_FLEET_SORT_COUNT,	/* most occurrences first */
-	UK_FLEET_SORT_LAST,	/* most recent first */
-	UK_FLEET_SORT_NAME,	/* by site (machines: by label) */
-};
 
 #define UK_FLEET_DIR_LEN	48
 
@@ -102,7 +97,7 @@ int uk_fleet_add(struct uk_fleet *f, const struct uk_entry *e, char *why,
  * Once every entry is in: the machines' labels, the fleet-wide sites,
  * everything sorted.  -ENOMEM.
  */
-int uk_fleet_finish(struct uk_fleet *f, enum uk_fleet_sort sort);
+int uk_fleet_finish(struct uk_fleet *f, enum uk_sort sort);
 
 /*
  * The table: the fleet-wide sites first (HOSTNAME "(fleet)", only when
@@ -118,7 +113,7 @@ void uk_fleet_json(const struct uk_fleet *f, struct uk_json *j,
 		   char *const *bad_files, size_t n_bad_files);
 
 /* The verbs sites and top with journal options; returns an exit code. */
-int uk_cli_fleet(const struct uk_cli *cli, enum uk_fleet_sort sort,
+int uk_cli_fleet(const struct uk_cli *cli, enum uk_sort sort,
 		 uint64_t limit);
 
 #endif /* UK_CLI_FLEET_H */

@@ -21,19 +21,6 @@
 
 #define TOP_DEFAULT	10
 
-/* As enum uk_fleet_sort, which the journal's totals take. */
-enum sort {
-	SORT_COUNT = UK_FLEET_SORT_COUNT,
-	SORT_LAST = UK_FLEET_SORT_LAST,
-	SORT_NAME = UK_FLEET_SORT_NAME,
-};
-
-static const char *const sort_names[] = {
-	[SORT_COUNT] = "count",
-	[SORT_LAST] = "last",
-	[SORT_NAME] = "name",
-};
-
 static const struct uk_cli_column columns[] = {
 	{ "COUNT", UK_CLI_RIGHT },
 	{ "KIND", UK_CLI_LEFT },
@@ -197,7 +184,7 @@ static int daemon_text(const struct uk_cli *cli, uint64_t total,
 	return ret;
 }
 
-static int from_daemon(const struct uk_cli *cli, enum sort sort,
+static int from_daemon(const struct uk_cli *cli, enum uk_sort sort,
 		       uint64_t limit)
 {
 	struct uk_json_value *reply = NULL;
@@ -208,7 +195,7 @@ static int from_daemon(const struct uk_cli *cli, enum sort sort,
 
 	snprintf(req, sizeof(req),
 		 "{\"cmd\":\"sites\",\"sort\":\"%s\",\"limit\":%" PRIu64 "}",
-		 sort_names[sort], limit);
+		 uk_sort_name(sort), limit);
 	r = uk_cli_ctl(cli, req, &reply, why, sizeof(why));
 	if (r < 0)
 		return uk_cli_ctl_fail(cli, r, why);
@@ -250,48 +237,20 @@ static int collect(const struct uk_site *site, void *data)
 	return 0;
 }
 
-static int cmp_u64_desc(uint64_t a, uint64_t b)
+static int site_cmp(const void *pa, const void *pb, void *sort)
 {
-	return a < b ? 1 : a > b ? -1 : 0;
-}
+	const struct uk_site *v[2] = { pa, pb };
+	struct uk_sort_site k[2];
+	int i;
 
-/* The site key, as uaccessd breaks ties (aggregate.c). */
-static int cmp_key(const struct uk_site *a, const struct uk_site *b)
-{
-	if (a->site_ip != b->site_ip)
-		return a->site_ip < b->site_ip ? -1 : 1;
-	if (a->kind != b->kind)
-		return a->kind < b->kind ? -1 : 1;
-	if (a->helper != b->helper)
-		return a->helper < b->helper ? -1 : 1;
-	if (a->direction != b->direction)
-		return a->direction < b->direction ? -1 : 1;
-	return 0;
-}
-
-static int cmp_count(const void *pa, const void *pb)
-{
-	const struct uk_site *a = pa, *b = pb;
-
-	return cmp_u64_desc(a->count, b->count) ?:
-	       cmp_u64_desc(a->last_ts_boot, b->last_ts_boot) ?:
-	       cmp_key(a, b);
-}
-
-static int cmp_last(const void *pa, const void *pb)
-{
-	const struct uk_site *a = pa, *b = pb;
-
-	return cmp_u64_desc(a->last_ts_boot, b->last_ts_boot) ?:
-	       cmp_u64_desc(a->count, b->count) ?: cmp_key(a, b);
-}
-
-static int cmp_name(const void *pa, const void *pb)
-{
-	const struct uk_site *a = pa, *b = pb;
-	int r = strcmp(a->site_symbol, b->site_symbol);
-
-	return r < 0 ? -1 : r > 0 ? 1 : cmp_key(a, b);
+	for (i = 0; i < 2; i++)
+		k[i] = (struct uk_sort_site){
+			.count = v[i]->count, .last = v[i]->last_ts_boot,
+			.name = v[i]->site_symbol, .ip = v[i]->site_ip,
+			.kind = v[i]->kind, .helper = v[i]->helper,
+			.direction = v[i]->direction,
+		};
+	return uk_sort_site_cmp(*(const enum uk_sort *)sort, &k[0], &k[1]);
 }
 
 static const char *enum_text(enum uk_enum e, uint32_t v, char *buf,
@@ -401,14 +360,9 @@ static int kernel_json(const struct uk_cli *cli, const struct site_list *l,
 	return uk_cli_json_print(cli, &j);
 }
 
-static int from_kernel(const struct uk_cli *cli, enum sort sort,
+static int from_kernel(const struct uk_cli *cli, enum uk_sort sort,
 		       uint64_t limit)
 {
-	static int (*const cmps[])(const void *, const void *) = {
-		[SORT_COUNT] = cmp_count,
-		[SORT_LAST] = cmp_last,
-		[SORT_NAME] = cmp_name,
-	};
 	struct site_list l = { 0 };
 	struct uk_nl *nl = NULL;
 	char why[256] = "";
@@ -428,7 +382,7 @@ static int from_kernel(const struct uk_cli *cli, enum sort sort,
 		return uk_cli_nl_fail(cli, "dump-sites", r, why);
 	}
 	if (l.n)
-		qsort(l.v, l.n, sizeof(*l.v), cmps[sort]);
+		qsort_r(l.v, l.n, sizeof(*l.v), site_cmp, &sort);
 	shown = limit && l.n > limit ? (size_t)limit : l.n;
 	r = cli->json ? kernel_json(cli, &l, shown) :
 			kernel_text(cli, &l, shown);
@@ -439,18 +393,12 @@ static int from_kernel(const struct uk_cli *cli, enum sort sort,
 /* ---- the verbs ---- */
 
 static int parse_sort(const struct uk_cli *cli, const char *verb,
-		      const char *s, enum sort *ret)
+		      const char *s, enum uk_sort *ret)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(sort_names); i++) {
-		if (!strcmp(s, sort_names[i])) {
-			*ret = (enum sort)i;
-			return 0;
-		}
-	}
+	if (!uk_sort_parse(s, ret))
+		return 0;
 	uk_cli_error(cli, UK_EXIT_USAGE,
-		     "%s: --sort takes count, last or name, not '%s'", verb, s);
+		     "%s: --sort takes " UK_SORT_NAMES ", not '%s'", verb, s);
 	return -EINVAL;
 }
 
@@ -461,7 +409,7 @@ static int sites_verb(const struct uk_cli *cli, const char *verb,
 		{ "sort", required_argument, NULL, 's' },
 		{}
 	};
-	enum sort sort = SORT_COUNT;
+	enum uk_sort sort = UK_SORT_COUNT;
 	struct uk_cli_args a;
 	char **rest;
 	int c, n, r = UK_EXIT_OK;
@@ -485,7 +433,7 @@ static int sites_verb(const struct uk_cli *cli, const char *verb,
 		    uk_cli_error(cli, UK_EXIT_USAGE,
 				 "%s: --kernel and the journal options (--directory, --since, --until, --boot) exclude each other",
 				 verb) :
-		    uk_cli_fleet(cli, (enum uk_fleet_sort)sort, limit);
+		    uk_cli_fleet(cli, sort, limit);
 		goto out;
 	}
 	r = cli->kernel ? from_kernel(cli, sort, limit) :

@@ -1096,95 +1096,33 @@ const struct uk_agg_stack *uk_agg_stack_find(const struct uk_agg *agg,
 
 /* ---- Sorting ---- */
 
-static int cmp_u64_desc(uint64_t a, uint64_t b)
+static int site_cmp(const void *pa, const void *pb, void *sort)
 {
-	return a < b ? 1 : a > b ? -1 : 0;
-}
+	const struct uk_agg_site *const *v[2] = { pa, pb };
+	struct uk_sort_site k[2];
+	int i;
 
-static int cmp_key(const struct uk_agg_site *a, const struct uk_agg_site *b)
-{
-	if (a->site_ip != b->site_ip)
-		return a->site_ip < b->site_ip ? -1 : 1;
-	if (a->kind != b->kind)
-		return a->kind < b->kind ? -1 : 1;
-	if (a->helper != b->helper)
-		return a->helper < b->helper ? -1 : 1;
-	if (a->direction != b->direction)
-		return a->direction < b->direction ? -1 : 1;
-	return 0;
-}
+	for (i = 0; i < 2; i++) {
+		const struct uk_agg_site *s = *v[i];
 
-static int cmp_count(const void *pa, const void *pb)
-{
-	const struct uk_agg_site *a = *(const struct uk_agg_site * const *)pa;
-	const struct uk_agg_site *b = *(const struct uk_agg_site * const *)pb;
-
-	return cmp_u64_desc(a->count, b->count) ?:
-	       cmp_u64_desc(a->last_boot, b->last_boot) ?: cmp_key(a, b);
-}
-
-static int cmp_last(const void *pa, const void *pb)
-{
-	const struct uk_agg_site *a = *(const struct uk_agg_site * const *)pa;
-	const struct uk_agg_site *b = *(const struct uk_agg_site * const *)pb;
-
-	return cmp_u64_desc(a->last_boot, b->last_boot) ?:
-	       cmp_u64_desc(a->count, b->count) ?: cmp_key(a, b);
-}
-
-static int cmp_name(const void *pa, const void *pb)
-{
-	const struct uk_agg_site *a = *(const struct uk_agg_site * const *)pa;
-	const struct uk_agg_site *b = *(const struct uk_agg_site * const *)pb;
-	int r = strcmp(a->symbol, b->symbol);
-
-	return r < 0 ? -1 : r > 0 ? 1 : cmp_key(a, b);
-}
-
-int uk_agg_sort_parse(const char *name, enum uk_agg_sort *sort)
-{
-	static const struct {
-		const char *name;
-		enum uk_agg_sort sort;
-	} names[] = {
-		{ "count", UK_AGG_SORT_COUNT },
-		{ "last", UK_AGG_SORT_LAST },
-		{ "name", UK_AGG_SORT_NAME },
-	};
-	size_t i;
-
-	for (i = 0; name && i < ARRAY_SIZE(names); i++) {
-		if (!strcmp(name, names[i].name)) {
-			*sort = names[i].sort;
-			return 0;
-		}
+		k[i] = (struct uk_sort_site){
+			.count = s->count, .last = s->last_boot,
+			.name = s->symbol, .ip = s->site_ip, .kind = s->kind,
+			.helper = s->helper, .direction = s->direction,
+		};
 	}
-	return -EINVAL;
+	return uk_sort_site_cmp(*(const enum uk_sort *)sort, &k[0], &k[1]);
 }
 
-int uk_agg_sorted(const struct uk_agg *agg, enum uk_agg_sort sort,
+int uk_agg_sorted(const struct uk_agg *agg, enum uk_sort sort,
 		  const struct uk_agg_site ***out, size_t *n)
 {
-	int (*cmp)(const void *, const void *);
 	const struct uk_agg_site **v;
 	const struct uk_agg_link *l;
 	size_t i = 0;
 
-	if (!agg || !out || !n)
+	if (!agg || !out || !n || (unsigned int)sort >= UK_SORT_NR)
 		return -EINVAL;
-	switch (sort) {
-	case UK_AGG_SORT_COUNT:
-		cmp = cmp_count;
-		break;
-	case UK_AGG_SORT_LAST:
-		cmp = cmp_last;
-		break;
-	case UK_AGG_SORT_NAME:
-		cmp = cmp_name;
-		break;
-	default:
-		return -EINVAL;
-	}
 	*out = NULL;
 	*n = 0;
 	if (!agg->sites.n)
@@ -1194,7 +1132,7 @@ int uk_agg_sorted(const struct uk_agg *agg, enum uk_agg_sort sort,
 		return -ENOMEM;
 	for (l = agg->site_lru.next; l != &agg->site_lru; l = l->next)
 		v[i++] = container_of(l, struct uk_agg_site, private_lru);
-	qsort(v, i, sizeof(*v), cmp);
+	qsort_r(v, i, sizeof(*v), site_cmp, &sort);
 	*out = v;
 	*n = i;
 	return 0;

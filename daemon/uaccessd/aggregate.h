@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "common/event.h"
+#include "common/sort.h"
 #include "ratelimit.h"
 
 #define UK_AGG_MAX_SITES_MIN	16
@@ -234,22 +235,11 @@ const struct uk_agg_site *uk_agg_find(const struct uk_agg *agg,
 const struct uk_agg_site *uk_agg_find_id(const struct uk_agg *agg,
 					 uint32_t site_id);
 
-enum uk_agg_sort {
-	UK_AGG_SORT_COUNT,	/* kernel count, highest first */
-	UK_AGG_SORT_LAST,	/* last seen, most recent first */
-	UK_AGG_SORT_NAME,	/* symbol, strcmp() order */
-};
-
-/* "count", "last", "name"; -EINVAL for anything else. */
-int uk_agg_sort_parse(const char *name, enum uk_agg_sort *sort);
-
 /*
- * All sites in @sort order; ties are broken by the next keys (count:
- * last seen then key; last: count then key; name: key), the key being
- * (site_ip, kind, helper, direction) ascending, so the order is total.
- * *out is malloc()ed (NULL when there are no sites), for free().
+ * All sites in @sort order (uk_sort_site_cmp(): a total order).  *out is
+ * malloc()ed (NULL when there are no sites), for free().
  */
-int uk_agg_sorted(const struct uk_agg *agg, enum uk_agg_sort sort,
+int uk_agg_sorted(const struct uk_agg *agg, enum uk_sort sort,
 		  const struct uk_agg_site ***out, size_t *n);
 
 /*

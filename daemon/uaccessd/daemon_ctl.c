@@ -201,18 +201,13 @@ static void site_json(struct uk_daemon *d, struct uk_json *j,
 static int ctl_sites(void *ctx, const struct uk_ctl_request *req,
 		     struct uk_json *j, char *err, size_t errlen)
 {
-	static const enum uk_agg_sort sorts[] = {
-		[UK_CTL_SORT_COUNT] = UK_AGG_SORT_COUNT,
-		[UK_CTL_SORT_LAST] = UK_AGG_SORT_LAST,
-		[UK_CTL_SORT_NAME] = UK_AGG_SORT_NAME,
-	};
 	const struct uk_agg_site **sites = NULL;
 	struct uk_daemon *d = ctx;
 	size_t i, n = 0, shown;
 	int r;
 
 	refresh(d, req);
-	r = uk_agg_sorted(d->pipe.agg, sorts[req->sort], &sites, &n);
+	r = uk_agg_sorted(d->pipe.agg, req->sort, &sites, &n);
 	if (r < 0)
 		return r;
 	shown = req->limit && n > req->limit ? req->limit : n;

@@ -170,7 +170,7 @@ static void totals_by_machine_and_fleet(void **state)
 
 	uk_fleet_init(&f);
 	fill_fleet(&f);
-	assert_int_equal(uk_fleet_finish(&f, UK_FLEET_SORT_COUNT), 0);
+	assert_int_equal(uk_fleet_finish(&f, UK_SORT_COUNT), 0);
 	assert_int_equal(f.n_machines, 3);
 	assert_int_equal(f.event_entries, 10);
 	assert_int_equal(f.summary_entries, 3);
@@ -223,7 +223,7 @@ static void sorted_by_count_last_or_name(void **state)
 
 	uk_fleet_init(&f);
 	fill_fleet(&f);
-	assert_int_equal(uk_fleet_finish(&f, UK_FLEET_SORT_COUNT), 0);
+	assert_int_equal(uk_fleet_finish(&f, UK_SORT_COUNT), 0);
 	/* Machines by count (16, 12, 1), sites too. */
 	assert_string_equal(f.machines[0].label, "node-a");
 	assert_string_equal(f.machines[1].label, "node-b");
@@ -236,7 +236,7 @@ static void sorted_by_count_last_or_name(void **state)
 
 	uk_fleet_init(&f);
 	fill_fleet(&f);
-	assert_int_equal(uk_fleet_finish(&f, UK_FLEET_SORT_LAST), 0);
+	assert_int_equal(uk_fleet_finish(&f, UK_SORT_LAST), 0);
 	/* node-b's last entry is the newest (+40 s), then node-c (+30 s). */
 	assert_string_equal(f.machines[0].label, "node-b");
 	assert_string_equal(f.machines[1].label, "node-c");
@@ -246,12 +246,12 @@ static void sorted_by_count_last_or_name(void **state)
 
 	uk_fleet_init(&f);
 	fill_fleet(&f);
-	assert_int_equal(uk_fleet_finish(&f, UK_FLEET_SORT_NAME), 0);
+	assert_int_equal(uk_fleet_finish(&f, UK_SORT_NAME), 0);
 	assert_string_equal(f.machines[0].label, "node-a");
 	assert_string_equal(f.sites[0].site, "uk_site_0+0x1c/0x80");
 	assert_string_equal(f.sites[2].site, "uk_site_2+0x1c/0x80");
 	uk_fleet_release(&f);
-	assert_int_equal(uk_fleet_finish(&f, (enum uk_fleet_sort)7), -EINVAL);
+	assert_int_equal(uk_fleet_finish(&f, (enum uk_sort)7), -EINVAL);
 }
 
 static void duplicates_are_counted_once(void **state)
@@ -401,7 +401,7 @@ static void malformed_entries_are_skipped_and_counted(void **state)
 	/* A good entry after them counts as usual. */
 	event(&e, MID_A, "node-a", BOOT_1, 1, 0, NOW);
 	assert_int_equal(add_to(&f, &e), 0);
-	assert_int_equal(uk_fleet_finish(&f, UK_FLEET_SORT_COUNT), 0);
+	assert_int_equal(uk_fleet_finish(&f, UK_SORT_COUNT), 0);
 	assert_int_equal(f.count, 1);
 	uk_fleet_release(&f);
 }
@@ -469,7 +469,7 @@ static void odd_but_valid_sites(void **state)
 	add(&e, "UACCESS_HELPER=__put_user");
 	add(&e, "UACCESS_SITE_SYMBOL=bare+0x1/0x2");
 	assert_int_equal(add_to(&f, &e), 0);
-	assert_int_equal(uk_fleet_finish(&f, UK_FLEET_SORT_NAME), 0);
+	assert_int_equal(uk_fleet_finish(&f, UK_SORT_NAME), 0);
 
 	assert_int_equal(f.n_machines, 2);
 	s = site_of(f.sites, f.n_sites, "0xffffffff81000040");
@@ -516,7 +516,7 @@ static void labels_tell_machines_apart(void **state)
 	assert_int_equal(add_to(&f, &e), 0);
 	event(&e, MID_C, "db-older", BOOT_1, 4, 0, NOW);
 	assert_int_equal(add_to(&f, &e), 0);
-	assert_int_equal(uk_fleet_finish(&f, UK_FLEET_SORT_NAME), 0);
+	assert_int_equal(uk_fleet_finish(&f, UK_SORT_NAME), 0);
 	assert_string_equal(machine(&f, MID_A)->label, "web(aaaaaaaa)");
 	assert_string_equal(machine(&f, MID_B)->label, "web(bbbbbbbb)");
 	assert_string_equal(machine(&f, MID_C)->label, "db");
@@ -586,7 +586,7 @@ static void table_of_a_fleet(void **state)
 
 	uk_fleet_init(&f);
 	fill_fleet(&f);
-	assert_int_equal(uk_fleet_finish(&f, UK_FLEET_SORT_COUNT), 0);
+	assert_int_equal(uk_fleet_finish(&f, UK_SORT_COUNT), 0);
 	text = capture(&f, 0, true);
 	assert_golden("fleet-top.txt", text);
 	free(text);
@@ -611,7 +611,7 @@ static void table_of_one_machine_has_no_fleet_rows(void **state)
 	uk_fleet_init(&f);
 	event(&e, MID_A, "node-a", BOOT_1, 1, 0, NOW);
 	assert_int_equal(add_to(&f, &e), 0);
-	assert_int_equal(uk_fleet_finish(&f, UK_FLEET_SORT_COUNT), 0);
+	assert_int_equal(uk_fleet_finish(&f, UK_SORT_COUNT), 0);
 	text = capture(&f, 0, true);
 	assert_null(strstr(text, "(fleet)"));
 	assert_non_null(strstr(text, "\n1 machine, 1 site, 1 occurrence: 1 event, 0 suppressed.\n"));
@@ -619,7 +619,7 @@ static void table_of_one_machine_has_no_fleet_rows(void **state)
 	uk_fleet_release(&f);
 
 	uk_fleet_init(&f);
-	assert_int_equal(uk_fleet_finish(&f, UK_FLEET_SORT_COUNT), 0);
+	assert_int_equal(uk_fleet_finish(&f, UK_SORT_COUNT), 0);
 	text = capture(&f, 0, true);
 	assert_string_equal(text, "No sites recorded.\n");
 	free(text);
@@ -663,7 +663,7 @@ static void json_of_a_fleet(void **state)
 	assert_int_equal(add_to(&f, &e), 2);
 	bad(&e, true, "UACCESS_SEQ", NULL, 0);
 	assert_int_equal(add_to(&f, &e), -EINVAL);
-	assert_int_equal(uk_fleet_finish(&f, UK_FLEET_SORT_COUNT), 0);
+	assert_int_equal(uk_fleet_finish(&f, UK_SORT_COUNT), 0);
 	uk_json_init(&j, 0);
 	uk_fleet_json(&f, &j, 2, "/var/log/journal/remote", bad_files, 1);
 	assert_int_equal(uk_json_finish(&j, &text, &len), 0);

@@ -1198,7 +1198,7 @@ static void sorted_by_count_last_and_name_with_ties_broken(void **state)
 	};
 	struct uk_agg *agg = agg_default();
 	const struct uk_agg_site **v;
-	enum uk_agg_sort sort;
+	enum uk_sort sort;
 	struct uk_event ev;
 	size_t n, i, j;
 
@@ -1210,7 +1210,7 @@ static void sorted_by_count_last_and_name_with_ties_broken(void **state)
 		add(agg, &ev, 0, NULL);
 	}
 	for (j = 0; j < 3; j++) {
-		assert_int_equal(uk_agg_sort_parse(sorts[j].name, &sort), 0);
+		assert_int_equal(uk_sort_parse(sorts[j].name, &sort), 0);
 		assert_int_equal(uk_agg_sorted(agg, sort, &v, &n), 0);
 		assert_int_equal(n, ARRAY_SIZE(in));
 		for (i = 0; i < n; i++) {
@@ -1232,21 +1232,21 @@ static void sort_names_parse_and_bad_ones_are_refused(void **state)
 {
 	struct uk_agg *agg = agg_default();
 	const struct uk_agg_site **v = (void *)1;
-	enum uk_agg_sort sort = UK_AGG_SORT_LAST;
+	enum uk_sort sort = UK_SORT_LAST;
 	size_t n = 5;
 
-	assert_int_equal(uk_agg_sort_parse("count", &sort), 0);
-	assert_int_equal(sort, UK_AGG_SORT_COUNT);
-	assert_int_equal(uk_agg_sort_parse("name", &sort), 0);
-	assert_int_equal(sort, UK_AGG_SORT_NAME);
-	assert_int_equal(uk_agg_sort_parse("Count", &sort), -EINVAL);
-	assert_int_equal(uk_agg_sort_parse("", &sort), -EINVAL);
-	assert_int_equal(uk_agg_sort_parse(NULL, &sort), -EINVAL);
-	assert_int_equal(sort, UK_AGG_SORT_NAME);
-	assert_int_equal(uk_agg_sorted(agg, (enum uk_agg_sort)7, &v, &n),
+	assert_int_equal(uk_sort_parse("count", &sort), 0);
+	assert_int_equal(sort, UK_SORT_COUNT);
+	assert_int_equal(uk_sort_parse("name", &sort), 0);
+	assert_int_equal(sort, UK_SORT_NAME);
+	assert_int_equal(uk_sort_parse("Count", &sort), -EINVAL);
+	assert_int_equal(uk_sort_parse("", &sort), -EINVAL);
+	assert_int_equal(uk_sort_parse(NULL, &sort), -EINVAL);
+	assert_int_equal(sort, UK_SORT_NAME);
+	assert_int_equal(uk_agg_sorted(agg, (enum uk_sort)7, &v, &n),
 			 -EINVAL);
 	/* Empty table: no array, zero sites. */
-	assert_int_equal(uk_agg_sorted(agg, UK_AGG_SORT_COUNT, &v, &n), 0);
+	assert_int_equal(uk_agg_sorted(agg, UK_SORT_COUNT, &v, &n), 0);
 	assert_null(v);
 	assert_int_equal(n, 0);
 	uk_agg_free(agg);
@@ -1650,7 +1650,7 @@ static void random_events_keep_every_invariant(void **state)
 	assert_true(st.suppressed > st.suppressed_global);
 	assert_int_equal(st.evicted, 0);
 	assert_true(st.stacks <= 256);
-	assert_int_equal(uk_agg_sorted(agg, UK_AGG_SORT_COUNT, &v, &n), 0);
+	assert_int_equal(uk_agg_sorted(agg, UK_SORT_COUNT, &v, &n), 0);
 	assert_int_equal(n, st.sites);
 	for (j = 0; j < n; j++) {
 		const struct uk_agg_site *s = v[j];

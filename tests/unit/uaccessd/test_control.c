@@ -271,16 +271,16 @@ static void sites_passes_limit_and_sort(void **state)
 	static const struct {
 		const char *req;
 		uint64_t limit;
-		enum uk_ctl_sort sort;
+		enum uk_sort sort;
 		size_t n;
 	} cases[] = {
-		{ "{\"cmd\":\"sites\"}", 0, UK_CTL_SORT_COUNT, 3 },
+		{ "{\"cmd\":\"sites\"}", 0, UK_SORT_COUNT, 3 },
 		{ "{\"cmd\":\"sites\",\"limit\":2,\"sort\":\"last\"}", 2,
-		  UK_CTL_SORT_LAST, 2 },
+		  UK_SORT_LAST, 2 },
 		{ "{\"sort\":\"name\",\"cmd\":\"sites\",\"limit\":0}", 0,
-		  UK_CTL_SORT_NAME, 3 },
+		  UK_SORT_NAME, 3 },
 		{ "{\"cmd\":\"sites\",\"sort\":\"count\",\"limit\":"
-		  "18446744073709551615}", UINT64_MAX, UK_CTL_SORT_COUNT, 3 },
+		  "18446744073709551615}", UINT64_MAX, UK_SORT_COUNT, 3 },
 	};
 	struct uk_json_value *v;
 	size_t i;
@@ -1128,7 +1128,7 @@ static void socket_multi_megabyte_reply_arrives_intact(void **state)
 	}
 	uk_json_value_free(v);
 	free(c.reply);
-	assert_int_equal(f->d.last.sort, UK_CTL_SORT_NAME);
+	assert_int_equal(f->d.last.sort, UK_SORT_NAME);
 }
 
 static void socket_serves_many_concurrent_clients(void **state)
