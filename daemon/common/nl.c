@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -506,8 +507,7 @@ static int ctrl_about_us(const struct nlmsghdr *nlh, size_t len)
 	const struct nlattr *nla;
 	int rem;
 
-	if (nlh->nlmsg_type != GENL_ID_CTRL ||
-	    nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN || nlh->nlmsg_len > len)
+	if (nlh->nlmsg_type != GENL_ID_CTRL || len < NLMSG_HDRLEN + GENL_HDRLEN)
 		return 0;
 	g = NLMSG_DATA(nlh);
 	if (g->cmd != CTRL_CMD_NEWFAMILY && g->cmd != CTRL_CMD_DELFAMILY &&
@@ -524,21 +524,57 @@ static int ctrl_about_us(const struct nlmsghdr *nlh, size_t len)
 	return 0;
 }
 
+static int ctrl_message(const struct nlmsghdr *nlh, size_t len, void *data)
+{
+	int *ret = data, about = ctrl_about_us(nlh, len);
+
+	if (about)
+		*ret = about;
+	return 0;
+}
+
 int uk_nl_ctrl_recv(int fd)
 {
 	char buf[8192] __attribute__((aligned(NLMSG_ALIGNTO)));
-	const struct nlmsghdr *nlh;
-	int ret = 0, about;
+	int ret = 0;
 	ssize_t n;
 
 	n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
 	if (n < 0)
 		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
-	for (nlh = (const struct nlmsghdr *)buf; NLMSG_OK(nlh, (size_t)n);
-	     nlh = NLMSG_NEXT(nlh, n)) {
-		about = ctrl_about_us(nlh, (size_t)n);
-		if (about)
-			ret = about;
-	}
+	/* A malformed tail ends the walk: what came before it counts. */
+	uk_nl_walk(buf, (size_t)n, ctrl_message, &ret, NULL, 0);
 	return ret;
+}
+
+int uk_nl_walk(const void *buf, size_t len,
+	       int (*fn)(const struct nlmsghdr *nlh, size_t len, void *data),
+	       void *data, char *why, size_t whylen)
+{
+	const char *p = buf;
+	size_t off = 0;
+	int r;
+
+	while (len - off >= NLMSG_HDRLEN) {
+		struct nlmsghdr h;
+
+		memcpy(&h, p + off, sizeof(h));
+		if (h.nlmsg_len < NLMSG_HDRLEN || h.nlmsg_len > len - off) {
+			uk_why(why, whylen, "message length %" PRIu32
+			       " at offset %zu", h.nlmsg_len, off);
+			return -EBADMSG;
+		}
+		r = fn((const struct nlmsghdr *)(p + off), h.nlmsg_len, data);
+		if (r)
+			return r;
+		if (NLMSG_ALIGN(h.nlmsg_len) >= len - off)
+			return 0;
+		off += NLMSG_ALIGN(h.nlmsg_len);
+	}
+	if (off < len) {
+		uk_why(why, whylen, "%zu stray bytes at offset %zu", len - off,
+		       off);
+		return -EMSGSIZE;
+	}
+	return 0;
 }

@@ -71,4 +71,17 @@ int uk_nl_ctrl_recv(int fd);
 /* The largest datagram the family sends, for receive buffers. */
 #define UK_NL_BUFSIZE	65536
 
+/*
+ * Calls @fn for each netlink message of the datagram @buf (@len bytes)
+ * with the message's length, and stops at @fn's non-zero return, which
+ * it returns.  A last message without its padding is fine.  After the
+ * messages before it: -EBADMSG for a length below the header or past
+ * the end ("message length L at offset O" in @why), -EMSGSIZE for bytes
+ * after the last message too few for a header ("N stray bytes at offset
+ * O").
+ */
+int uk_nl_walk(const void *buf, size_t len,
+	       int (*fn)(const struct nlmsghdr *nlh, size_t len, void *data),
+	       void *data, char *why, size_t whylen);
+
 #endif /* UK_NL_H */

@@ -217,34 +217,34 @@ static void handle_event(struct monitor *m, const struct uk_event *ev)
 }
 
 /* Every message of one datagram. */
-static void handle_datagram(struct monitor *m, size_t len)
+static int walk_message(const struct nlmsghdr *nlh, size_t len, void *data)
 {
-	const struct nlmsghdr *nlh = (const struct nlmsghdr *)m->buf;
+	struct monitor *m = data;
 	struct uk_event ev;
 	char why[160];
-	size_t rem = len;
 
-	while (!m->done && rem >= NLMSG_HDRLEN) {
-		size_t n = nlh->nlmsg_len;
-
-		if (n < NLMSG_HDRLEN || n > rem) {
-			print_marker(m, "malformed", "malformed datagram",
-				     "bad nlmsg_len");
-			return;
-		}
-		if (nlh->nlmsg_type == m->family) {
-			if (uk_event_parse(nlh, n, &ev, why, sizeof(why)) == 0)
-				handle_event(m, &ev);
-			else
-				print_marker(m, "malformed",
-					     "malformed event", why);
-		}
-		n = NLMSG_ALIGN(n);
-		if (n >= rem)
-			break;
-		rem -= n;
-		nlh = (const struct nlmsghdr *)((const uint8_t *)nlh + n);
+	if (nlh->nlmsg_type == m->family) {
+		if (uk_event_parse(nlh, len, &ev, why, sizeof(why)) == 0)
+			handle_event(m, &ev);
+		else
+			print_marker(m, "malformed", "malformed event", why);
 	}
+	return m->done;
+}
+
+static void handle_datagram(struct monitor *m, size_t len)
+{
+	int r;
+
+	if (m->done)
+		return;
+	r = uk_nl_walk(m->buf, len, walk_message, m, NULL, 0);
+	if (r == -EBADMSG)
+		print_marker(m, "malformed", "malformed datagram",
+			     "bad nlmsg_len");
+	else if (r == -EMSGSIZE)
+		print_marker(m, "malformed", "malformed datagram",
+			     "stray bytes after the last message");
 }
 
 /* Reads until the socket is empty; an exit code on failure, else 0. */

@@ -368,37 +368,30 @@ static void message(struct uk_pipeline *p, const struct nlmsghdr *nlh,
 		p->journal_lost++;
 }
 
+struct walk {
+	struct uk_pipeline *p;
+	uint64_t now_ns;
+};
+
+static int walk_message(const struct nlmsghdr *nlh, size_t len, void *data)
+{
+	struct walk *w = data;
+
+	message(w->p, nlh, len, w->now_ns);
+	return 0;
+}
+
 void uk_pipeline_datagram(struct uk_pipeline *p, const void *buf, size_t len,
 			  uint64_t now_ns)
 {
-	const struct nlmsghdr *nlh = buf;
-	size_t left = len;
+	struct walk w = { p, now_ns };
+	char why[96];
 
 	p->datagrams++;
-	while (left >= sizeof(*nlh)) {
-		if (nlh->nlmsg_len < sizeof(*nlh) || nlh->nlmsg_len > left) {
-			snprintf(p->last_malformed, sizeof(p->last_malformed),
-				 "datagram of %zu bytes: message length %" PRIu32
-				 " at offset %zu", len, nlh->nlmsg_len,
-				 len - left);
-			malformed(p, true, now_ns);
-			left = 0;
-			break;
-		}
-		message(p, nlh, nlh->nlmsg_len, now_ns);
-		if (NLMSG_ALIGN(nlh->nlmsg_len) >= left) {
-			left = 0;
-			break;
-		}
-		left -= NLMSG_ALIGN(nlh->nlmsg_len);
-		nlh = (const struct nlmsghdr *)((const char *)nlh +
-						NLMSG_ALIGN(nlh->nlmsg_len));
-	}
-	/* Bytes too few for a header: a message cut short. */
-	if (left) {
+	/* A bad length or bytes too few for a header: a message cut short. */
+	if (uk_nl_walk(buf, len, walk_message, &w, why, sizeof(why)) < 0) {
 		snprintf(p->last_malformed, sizeof(p->last_malformed),
-			 "datagram of %zu bytes: %zu stray bytes at offset %zu",
-			 len, left, len - left);
+			 "datagram of %zu bytes: %s", len, why);
 		malformed(p, true, now_ns);
 	}
 	uk_pipeline_tick(p, now_ns);

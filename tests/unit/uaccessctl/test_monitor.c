@@ -259,6 +259,16 @@ static void malformed_messages_are_reported(void **state)
 	RUN(&r, uk_cli_monitor, json);
 	assert_text("stdout", r.out, "{\"malformed\":\"bad nlmsg_len\"}\n");
 	run_free(&r);
+	fake_reset_all();
+	add(1);
+	/* bytes after the event too few for another message */
+	fake.dgrams[0].len = NLMSG_ALIGN(fake.dgrams[0].len) + 8;
+	end_with_sigterm();
+	RUN(&r, uk_cli_monitor, json);
+	assert_non_null(strstr(r.out, "\"seq\":1"));
+	assert_non_null(strstr(r.out,
+		"{\"malformed\":\"stray bytes after the last message\"}\n"));
+	run_free(&r);
 }
 
 static void every_message_of_a_datagram_is_read(void **state)
