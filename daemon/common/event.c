@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <linux/genetlink.h>
@@ -236,6 +237,16 @@ const char *uk_enum_name(enum uk_enum e, uint32_t value)
 	    value >= uk_enums[e].n)
 		return NULL;
 	return uk_enums[e].names[value][0];
+}
+
+const char *uk_enum_text(enum uk_enum e, uint32_t v, char *buf, size_t len)
+{
+	const char *name = uk_enum_name(e, v);
+
+	if (name)
+		return name;
+	snprintf(buf, len, "%" PRIu32, v);
+	return buf;
 }
 
 uint32_t uk_enum_value(enum uk_enum e, const char *name)

@@ -139,6 +139,8 @@ extern const struct uk_field uk_status_fields[];
  * returns 0 for an unknown name.
  */
 const char *uk_enum_name(enum uk_enum e, uint32_t value);
+/* The name of @v, or @v in decimal in @buf (at least 12 bytes). */
+const char *uk_enum_text(enum uk_enum e, uint32_t v, char *buf, size_t len);
 uint32_t uk_enum_value(enum uk_enum e, const char *name);
 
 /*

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
 #include "json.h"
 #include "utf8.h"
 #include "util.h"
@@ -33,7 +32,7 @@ void uk_json_release(struct uk_json *j)
 	uk_json_init(j, j->max);
 }
 
-static void latch(struct uk_json *j, int err)
+void uk_json_fail(struct uk_json *j, int err)
 {
 	if (!j->err)
 		j->err = err;
@@ -59,7 +58,7 @@ static bool reserve(struct uk_json *j, size_t n)
 	if (j->err)
 		return false;
 	if (n > limit - j->len) {
-		latch(j, -E2BIG);
+		uk_json_fail(j, -E2BIG);
 		return false;
 	}
 	need = j->len + n + 1;
@@ -72,7 +71,7 @@ static bool reserve(struct uk_json *j, size_t n)
 		cap = limit + 1;	/* no slack beyond the cap */
 	p = realloc(j->buf, cap);
 	if (!p) {
-		latch(j, -ENOMEM);
+		uk_json_fail(j, -ENOMEM);
 		return false;
 	}
 	j->buf = p;
@@ -135,7 +134,7 @@ static bool value_begin(struct uk_json *j)
 		return false;
 	if (j->depth == 0) {
 		if (j->top_done) {
-			latch(j, -EINVAL);
+			uk_json_fail(j, -EINVAL);
 			return false;
 		}
 		return true;
@@ -143,7 +142,7 @@ static bool value_begin(struct uk_json *j)
 	lv = &j->level[j->depth];
 	if (*lv & LV_OBJECT) {
 		if (!j->key_done) {
-			latch(j, -EINVAL);
+			uk_json_fail(j, -EINVAL);
 			return false;
 		}
 		j->key_done = false;
@@ -174,7 +173,7 @@ static void container_begin(struct uk_json *j, bool object)
 	if (!value_begin(j))
 		return;
 	if (j->depth >= UK_JSON_WRITE_DEPTH) {
-		latch(j, -EINVAL);
+		uk_json_fail(j, -EINVAL);
 		return;
 	}
 	put(j, object ? "{" : "[", 1);
@@ -187,7 +186,7 @@ static void container_end(struct uk_json *j, bool object)
 		return;
 	if (j->depth == 0 || !!(j->level[j->depth] & LV_OBJECT) != object ||
 	    j->key_done) {
-		latch(j, -EINVAL);
+		uk_json_fail(j, -EINVAL);
 		return;
 	}
 	put(j, object ? "}" : "]", 1);
@@ -223,7 +222,7 @@ static void key_n(struct uk_json *j, const char *key, size_t n)
 		return;
 	lv = &j->level[j->depth];
 	if (j->depth == 0 || !(*lv & LV_OBJECT) || j->key_done || !key) {
-		latch(j, -EINVAL);
+		uk_json_fail(j, -EINVAL);
 		return;
 	}
 	if (*lv & LV_MEMBERS)
@@ -312,7 +311,7 @@ void uk_json_newline(struct uk_json *j)
 	if (j->err)
 		return;
 	if (!j->top_done) {
-		latch(j, -EINVAL);
+		uk_json_fail(j, -EINVAL);
 		return;
 	}
 	put(j, "\n", 1);
@@ -336,65 +335,6 @@ int uk_json_finish(struct uk_json *j, char **ret, size_t *retlen)
 		*retlen = j->len;
 	uk_json_init(j, j->max);
 	return 0;
-}
-
-void uk_json_fields(struct uk_json *j, const struct uk_field *fields,
-		    const void *obj)
-{
-	const unsigned char *base = obj;
-	const struct uk_field *f;
-	uint64_t v64;
-	uint32_t v32;
-	int32_t s32;
-	const char *name;
-	char b[24];
-
-	for (f = fields; f->name && !j->err; f++) {
-		const unsigned char *p = base + f->offset;
-
-		if (!uk_field_present(f, base))
-			continue;
-		uk_json_key(j, f->name);
-		switch (f->type) {
-		case UK_FT_U32:
-			memcpy(&v32, p, sizeof(v32));
-			uk_json_u64(j, v32);
-			break;
-		case UK_FT_S32:
-			memcpy(&s32, p, sizeof(s32));
-			uk_json_s64(j, s32);
-			break;
-		case UK_FT_U64:
-			memcpy(&v64, p, sizeof(v64));
-			uk_json_u64(j, v64);
-			break;
-		case UK_FT_HEX64:
-			memcpy(&v64, p, sizeof(v64));
-			snprintf(b, sizeof(b), "0x%016" PRIx64, v64);
-			uk_json_str(j, b);
-			break;
-		case UK_FT_HEX32:
-			memcpy(&v32, p, sizeof(v32));
-			snprintf(b, sizeof(b), "0x%08" PRIx32, v32);
-			uk_json_str(j, b);
-			break;
-		case UK_FT_STR:
-			uk_json_strn(j, (const char *)p,
-				     strnlen((const char *)p, f->len));
-			break;
-		case UK_FT_ENUM:
-			memcpy(&v32, p, sizeof(v32));
-			name = uk_enum_name(f->names, v32);
-			if (name)
-				uk_json_str(j, name);
-			else
-				uk_json_u64(j, v32);
-			break;
-		default:
-			latch(j, -EINVAL);
-			break;
-		}
-	}
 }
 
 /* ---- reader ---- */

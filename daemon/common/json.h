@@ -18,7 +18,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
 
 /* ---- writer ---- */
 
@@ -50,6 +49,8 @@ void uk_json_release(struct uk_json *j);
  */
 int uk_json_finish(struct uk_json *j, char **ret, size_t *retlen);
 int uk_json_error(const struct uk_json *j);
+/* Latches @err (negative errno) unless an error is latched already. */
+void uk_json_fail(struct uk_json *j, int err);
 size_t uk_json_len(const struct uk_json *j);
 
 void uk_json_object_begin(struct uk_json *j);
@@ -75,15 +76,6 @@ void uk_json_kv_bool(struct uk_json *j, const char *key, bool v);
  * top-level value follow (JSON lines).
  */
 void uk_json_newline(struct uk_json *j);
-
-/*
- * Inside an object: a key and value for every field of @fields (a table
- * of event.h ending with name == NULL) whose attribute bit is set in the
- * struct's first member, uint64_t present.  Enums by name (the number if
- * the name is unknown), HEX64/HEX32 as "0x..." strings, strings escaped.
- */
-void uk_json_fields(struct uk_json *j, const struct uk_field *fields,
-		    const void *obj);
 
 /* ---- reader ---- */
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fields.h"
 #include "output.h"
 #include "common/util.h"
 
@@ -138,7 +139,7 @@ static void print_config(const struct uk_cli *cli, const struct uk_status *st)
 	uk_json_object_begin(&j);
 	uk_json_key(&j, "kernel");
 	uk_json_object_begin(&j);
-	uk_json_fields(&j, uk_status_fields, &cfg);
+	uk_fields_json(&j, uk_status_fields, &cfg);
 	uk_json_object_end(&j);
 	uk_json_object_end(&j);
 	uk_cli_json_print(cli, &j);
@@ -202,7 +203,7 @@ static int print_before(const struct uk_cli *cli, const char *source,
 	uk_json_kv_str(&j, "source", source);
 	uk_json_key(&j, "kernel_before");
 	uk_json_object_begin(&j);
-	uk_json_fields(&j, uk_status_fields, old);
+	uk_fields_json(&j, uk_status_fields, old);
 	uk_json_object_end(&j);
 	uk_json_object_end(&j);
 	return uk_cli_json_print(cli, &j);
@@ -228,7 +229,7 @@ static int reset_daemon(const struct uk_cli *cli, bool *direct)
 		return uk_cli_error(cli, UK_EXIT_PERM, "%s", why);
 	if (r < 0)
 		return uk_cli_ctl_fail(cli, r, why);
-	if (!uk_cli_fields_from_json(uk_status_fields,
+	if (!uk_fields_from_json(uk_status_fields,
 				     uk_json_object_get(reply, "kernel_before"),
 				     &old, sizeof(old))) {
 		uk_json_value_free(reply);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <linux/genetlink.h>
 
+#include "common/fields.h"
 #include "common/time.h"
 #include "output.h"
 
@@ -103,15 +104,7 @@ static const char *enum_or_dash(const struct uk_event *ev, int attr,
 				enum uk_enum e, uint32_t v, char *buf,
 				size_t len)
 {
-	const char *name;
-
-	if (!has(ev, attr))
-		return "-";
-	name = uk_enum_name(e, v);
-	if (name)
-		return name;
-	snprintf(buf, len, "%" PRIu32, v);
-	return buf;
+	return has(ev, attr) ? uk_enum_text(e, v, buf, len) : "-";
 }
 
 /* comm[pid] in task context, else the context's name. */
@@ -176,7 +169,7 @@ static void print_event_json(struct monitor *m, const struct uk_event *ev)
 
 	uk_json_init(&j, 0);
 	uk_json_object_begin(&j);
-	uk_json_fields(&j, uk_event_fields, ev);
+	uk_fields_json(&j, uk_event_fields, ev);
 	if (ev->nr_frames) {
 		uk_json_key(&j, "frames");
 		uk_json_array_begin(&j);

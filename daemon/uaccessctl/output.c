@@ -20,7 +20,7 @@
 #include "common/util.h"
 #include "common/control.h"
 #include "common/control_client.h"
-#include "common/format.h"
+#include "common/fields.h"
 
 const struct uk_cli_sys uk_cli_sys_real = {
 	.ctl_call = uk_ctl_call,
@@ -617,123 +617,6 @@ int uk_cli_json_print(const struct uk_cli *cli, struct uk_json *j)
 	fputc('\n', cli->out);
 	free(text);
 	return UK_EXIT_OK;
-}
-
-static int hex_u64(const char *s, uint64_t *ret)
-{
-	uint64_t v = 0;
-	const char *p;
-
-	if (strncmp(s, "0x", 2) || !s[2] || strlen(s) > 18)
-		return -EINVAL;
-	for (p = s + 2; *p; p++) {
-		unsigned int d;
-
-		if (*p >= '0' && *p <= '9')
-			d = (unsigned int)(*p - '0');
-		else if (*p >= 'a' && *p <= 'f')
-			d = (unsigned int)(*p - 'a' + 10);
-		else if (*p >= 'A' && *p <= 'F')
-			d = (unsigned int)(*p - 'A' + 10);
-		else
-			return -EINVAL;
-		v = v << 4 | d;
-	}
-	*ret = v;
-	return 0;
-}
-
-/* One field from @v; false if it does not fit the field. */
-static bool field_from_json(const struct uk_field *f,
-			    const struct uk_json_value *v, void *obj)
-{
-	char *p = (char *)obj + f->offset;
-	const char *s;
-	uint64_t u = 0;
-	int64_t i;
-	uint32_t u32;
-	int32_t s32;
-	size_t n;
-
-	switch (f->type) {
-	case UK_FT_U32:
-		if (uk_json_get_u64(v, &u) < 0 || u > UINT32_MAX)
-			return false;
-		u32 = (uint32_t)u;
-		memcpy(p, &u32, sizeof(u32));
-		return true;
-	case UK_FT_S32:
-		if (uk_json_get_s64(v, &i) < 0 || i < INT32_MIN ||
-		    i > INT32_MAX)
-			return false;
-		s32 = (int32_t)i;
-		memcpy(p, &s32, sizeof(s32));
-		return true;
-	case UK_FT_U64:
-		if (uk_json_get_u64(v, &u) < 0)
-			return false;
-		memcpy(p, &u, sizeof(u));
-		return true;
-	case UK_FT_HEX64:
-	case UK_FT_HEX32:
-		if (uk_json_get_str(v, &s) < 0 || hex_u64(s, &u) < 0)
-			return false;
-		if (f->type == UK_FT_HEX64) {
-			memcpy(p, &u, sizeof(u));
-			return true;
-		}
-		if (u > UINT32_MAX)
-			return false;
-		u32 = (uint32_t)u;
-		memcpy(p, &u32, sizeof(u32));
-		return true;
-	case UK_FT_STR:
-		if (uk_json_get_str(v, &s) < 0)
-			return false;
-		n = strlen(s);
-		if (n >= f->len)
-			n = f->len - 1;
-		memset(p, 0, f->len);
-		memcpy(p, s, n);
-		return true;
-	case UK_FT_ENUM:
-		if (uk_json_get_str(v, &s) == 0) {
-			u32 = uk_enum_value(f->names, s);
-			if (!u32)
-				return false;
-		} else if (uk_json_get_u64(v, &u) == 0 && u <= UINT32_MAX) {
-			u32 = (uint32_t)u;
-		} else {
-			return false;
-		}
-		memcpy(p, &u32, sizeof(u32));
-		return true;
-	default:
-		return false;
-	}
-}
-
-unsigned int uk_cli_fields_from_json(const struct uk_field *fields,
-				     const struct uk_json_value *v,
-				     void *obj, size_t size)
-{
-	const struct uk_json_value *m;
-	const struct uk_field *f;
-	uint64_t present = 0;
-	unsigned int n = 0;
-
-	memset(obj, 0, size);
-	for (f = fields; f->name; f++) {
-		if (f->offset + (f->type == UK_FT_STR ? f->len : 4) > size)
-			continue;
-		m = uk_json_object_get(v, f->name);
-		if (m && field_from_json(f, m, obj)) {
-			present |= UK_BIT(f->attr);
-			n++;
-		}
-	}
-	memcpy(obj, &present, sizeof(present));
-	return n;
 }
 
 /* ---- time ---- */

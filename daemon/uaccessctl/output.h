@@ -210,16 +210,6 @@ void uk_cli_table_print(const struct uk_cli_table *t, FILE *out,
  */
 int uk_cli_json_print(const struct uk_cli *cli, struct uk_json *j);
 
-/*
- * Fills @obj (a struct of event.h whose first member is present) from
- * the members of a JSON object named as in @fields: numbers, enum names
- * (or numbers), "0x..." strings for the hex fields, strings.  Members
- * missing or of the wrong type are left absent.  Returns how many were
- * taken.
- */
-unsigned int uk_cli_fields_from_json(const struct uk_field *fields,
-				     const struct uk_json_value *v,
-				     void *obj, size_t size);
 
 /* ---- time ---- */
 

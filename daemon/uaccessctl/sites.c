@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fields.h"
 #include "fleet.h"
 #include "common/time.h"
 #include "output.h"
@@ -253,17 +254,6 @@ static int site_cmp(const void *pa, const void *pb, void *sort)
 	return uk_sort_site_cmp(*(const enum uk_sort *)sort, &k[0], &k[1]);
 }
 
-static const char *enum_text(enum uk_enum e, uint32_t v, char *buf,
-			     size_t len)
-{
-	const char *name = uk_enum_name(e, v);
-
-	if (name)
-		return name;
-	snprintf(buf, len, "%" PRIu32, v);
-	return buf;
-}
-
 static bool has(const struct uk_site *s, int attr)
 {
 	return s->present & (1ULL << attr);
@@ -289,11 +279,11 @@ static int kernel_text(const struct uk_cli *cli, const struct site_list *l,
 			.suppressed = s->suppressed,
 			.first_real = uk_cli_boot_to_real(s->first_ts_boot),
 			.last_real = uk_cli_boot_to_real(s->last_ts_boot),
-			.kind = enum_text(UK_ENUM_KIND, s->kind, kind,
+			.kind = uk_enum_text(UK_ENUM_KIND, s->kind, kind,
 					  sizeof(kind)),
-			.helper = enum_text(UK_ENUM_HELPER, s->helper, helper,
+			.helper = uk_enum_text(UK_ENUM_HELPER, s->helper, helper,
 					    sizeof(helper)),
-			.direction = enum_text(UK_ENUM_DIRECTION, s->direction,
+			.direction = uk_enum_text(UK_ENUM_DIRECTION, s->direction,
 					       dir, sizeof(dir)),
 			.site = s->site_symbol[0] ? s->site_symbol : ip,
 		};
@@ -345,7 +335,7 @@ static int kernel_json(const struct uk_cli *cli, const struct site_list *l,
 	for (i = 0; i < shown; i++) {
 		s = &l->v[i];
 		uk_json_object_begin(&j);
-		uk_json_fields(&j, fields, s);
+		uk_fields_json(&j, fields, s);
 		real = uk_cli_boot_to_real(s->first_ts_boot);
 		if (has(s, UACCESS_KADDR_A_SITE_FIRST_TIMESTAMP_BOOT) && real)
 			uk_json_kv_u64(&j, "first_ts_real", real);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fields.h"
 #include "output.h"
 
 struct kernel_part {
@@ -69,7 +70,7 @@ static void kernel_from_daemon(struct kernel_part *k,
 	if (uk_json_get_bool(uk_json_object_get(kobj, "available"),
 			     &avail) < 0 || !avail)
 		return;
-	if (!uk_cli_fields_from_json(uk_status_fields, kobj, &k->st,
+	if (!uk_fields_from_json(uk_status_fields, kobj, &k->st,
 				     sizeof(k->st)))
 		return;
 	k->have = true;
@@ -173,7 +174,7 @@ static int print_json(const struct uk_cli *cli, const struct kernel_part *k,
 	uk_json_kv_bool(&j, "available", k->have);
 	if (k->have) {
 		uk_json_kv_str(&j, "source", k->source);
-		uk_json_fields(&j, uk_status_fields, &k->st);
+		uk_fields_json(&j, uk_status_fields, &k->st);
 	} else {
 		uk_json_kv_str(&j, "error", k->msg);
 	}

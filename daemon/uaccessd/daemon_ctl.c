@@ -12,6 +12,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "common/fields.h"
 #include "daemon.h"
 #include "common/time.h"
 #include "common/json.h"
@@ -50,7 +51,7 @@ static void kernel_json(struct uk_daemon *d, struct uk_json *j)
 	uk_json_kv_bool(j, "available", r == 0);
 	if (r == 0) {
 		uk_pipeline_kernel_status(&d->pipe, &st);
-		uk_json_fields(j, uk_status_fields, &st);
+		uk_fields_json(j, uk_status_fields, &st);
 	} else {
 		uk_json_kv_str(j, "error", why[0] ? why :
 			       d->last_error[0] ? d->last_error : strerror(-r));
@@ -246,7 +247,7 @@ static int ctl_reset(void *ctx, const struct uk_ctl_request *req,
 	uk_source_resync(d);
 	uk_json_key(j, "kernel_before");
 	uk_json_object_begin(j);
-	uk_json_fields(j, uk_status_fields, &old);
+	uk_fields_json(j, uk_status_fields, &old);
 	uk_json_object_end(j);
 	uk_journal_health(&d->pipe.journal, LOG_INFO, "reset",
 			  "counters reset by uid %u", (unsigned int)req->peer->uid);

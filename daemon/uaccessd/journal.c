@@ -13,7 +13,7 @@
 #define SD_JOURNAL_SUPPRESS_LOCATION
 #include <systemd/sd-journal.h>
 
-#include "common/format.h"
+#include "common/fields.h"
 #include "journal.h"
 
 #define UK_IOV_MAX	64
@@ -149,17 +149,6 @@ static int send_entry(struct uk_journal *j, struct entry *e)
 	return 0;
 }
 
-static const char *name_or(enum uk_enum which, uint32_t v, char *buf,
-			   size_t len)
-{
-	const char *name = uk_enum_name(which, v);
-
-	if (name)
-		return name;
-	snprintf(buf, len, "%" PRIu32, v);
-	return buf;
-}
-
 int uk_journal_event(struct uk_journal *j, const struct uk_event *ev,
 		     uint64_t site_events)
 {
@@ -178,15 +167,15 @@ int uk_journal_event(struct uk_journal *j, const struct uk_event *ev,
 			 ev->comm[0] ? ev->comm : "?", ev->pid);
 	add(&e, "MESSAGE",
 	    "%s() %s kernel address 0x%016" PRIx64 " (%s, %s) at %.*s%s, %s context",
-	    name_or(UK_ENUM_HELPER, ev->helper, helper, sizeof(helper)),
-	    name_or(UK_ENUM_DIRECTION, ev->direction, dir, sizeof(dir)),
+	    uk_enum_text(UK_ENUM_HELPER, ev->helper, helper, sizeof(helper)),
+	    uk_enum_text(UK_ENUM_DIRECTION, ev->direction, dir, sizeof(dir)),
 	    ev->address,
-	    name_or(UK_ENUM_ADDR_CLASS, ev->addr_class, cls, sizeof(cls)),
-	    name_or(UK_ENUM_KIND, ev->kind, kind, sizeof(kind)),
+	    uk_enum_text(UK_ENUM_ADDR_CLASS, ev->addr_class, cls, sizeof(cls)),
+	    uk_enum_text(UK_ENUM_KIND, ev->kind, kind, sizeof(kind)),
 	    ev->site_symbol[0] ?
 	    (int)strnlen(ev->site_symbol, sizeof(ev->site_symbol)) : 1,
 	    ev->site_symbol[0] ? ev->site_symbol : "?", who,
-	    name_or(UK_ENUM_CONTEXT, ev->context, ctx, sizeof(ctx)));
+	    uk_enum_text(UK_ENUM_CONTEXT, ev->context, ctx, sizeof(ctx)));
 	add_fields(&e, uk_event_fields, ev);
 	for (i = 0; i < ev->nr_frames && i < UK_STACK_MAX; i++) {
 		const char *sym = ev->frames[i].symbol;
@@ -225,9 +214,9 @@ int uk_journal_suppressed(struct uk_journal *j, const char *site_symbol,
 	add(&e, "UACCESS_SITE_SYMBOL", "%s", site_symbol ? site_symbol : "");
 	add(&e, "UACCESS_SITE_IP", "0x%016" PRIx64, site_ip);
 	add(&e, "UACCESS_KIND", "%s",
-	    name_or(UK_ENUM_KIND, kind, kbuf, sizeof(kbuf)));
+	    uk_enum_text(UK_ENUM_KIND, kind, kbuf, sizeof(kbuf)));
 	add(&e, "UACCESS_HELPER", "%s",
-	    name_or(UK_ENUM_HELPER, helper, hbuf, sizeof(hbuf)));
+	    uk_enum_text(UK_ENUM_HELPER, helper, hbuf, sizeof(hbuf)));
 	/* As in the event entries: `uaccessctl list FUNCTION` finds both. */
 	if (site_symbol &&
 	    uk_symbol_function(site_symbol, func, sizeof(func)))

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "common/fields.h"
 #include "common/json.h"
 #include "common/util.h"
 
@@ -415,7 +416,7 @@ static void fields_writes_present_fields_by_type(void **state)
 
 	uk_json_init(&j, 0);
 	uk_json_object_begin(&j);
-	uk_json_fields(&j, sample_fields, &s);
+	uk_fields_json(&j, sample_fields, &s);
 	uk_json_object_end(&j);
 	assert_json(&j, "{\"u32\":4000000000,\"s32\":-42,"
 		    "\"u64\":18446744073709551615,"
@@ -433,14 +434,14 @@ static void fields_skips_absent_fields(void **state)
 
 	uk_json_init(&j, 0);
 	uk_json_object_begin(&j);
-	uk_json_fields(&j, sample_fields, &s);
+	uk_fields_json(&j, sample_fields, &s);
 	uk_json_object_end(&j);
 	assert_json(&j, "{\"s32\":2,\"hash\":\"0x00000004\"}");
 
 	s.present = 0;
 	uk_json_init(&j, 0);
 	uk_json_object_begin(&j);
-	uk_json_fields(&j, sample_fields, &s);
+	uk_fields_json(&j, sample_fields, &s);
 	uk_json_object_end(&j);
 	assert_json(&j, "{}");
 }
@@ -454,7 +455,7 @@ static void fields_reads_unterminated_string_within_its_array(void **state)
 	s.kind = 0x41414141;
 	uk_json_init(&j, 0);
 	uk_json_object_begin(&j);
-	uk_json_fields(&j, sample_fields, &s);
+	uk_fields_json(&j, sample_fields, &s);
 	uk_json_object_end(&j);
 	assert_json(&j, "{\"name\":\"12345678\"}");
 }
@@ -471,14 +472,14 @@ static void fields_writes_enum_names_and_numbers_for_unknown(void **state)
 	snprintf(expected, sizeof(expected), "{\"kind\":\"%s\"}", name);
 	uk_json_init(&j, 0);
 	uk_json_object_begin(&j);
-	uk_json_fields(&j, sample_fields, &s);
+	uk_fields_json(&j, sample_fields, &s);
 	uk_json_object_end(&j);
 	assert_json(&j, expected);
 
 	s.kind = 0xdead;
 	uk_json_init(&j, 0);
 	uk_json_object_begin(&j);
-	uk_json_fields(&j, sample_fields, &s);
+	uk_fields_json(&j, sample_fields, &s);
 	uk_json_object_end(&j);
 	assert_json(&j, "{\"kind\":57005}");
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "common/fields.h"
 #include "cli_fake.h"
 #include "common/time.h"
 #include "common/util.h"
@@ -611,7 +612,7 @@ static void fields_from_json_takes_what_fits(void **state)
 
 	assert_int_equal(uk_json_parse(in, strlen(in), &v, NULL, 0), 0);
 	memset(&ev, 0xa5, sizeof(ev));
-	n = uk_cli_fields_from_json(uk_event_fields, v, &ev, sizeof(ev));
+	n = uk_fields_from_json(uk_event_fields, v, &ev, sizeof(ev));
 	want = 1ULL << UACCESS_KADDR_A_EVENT_SEQ |
 	       1ULL << UACCESS_KADDR_A_EVENT_KIND |
 	       1ULL << UACCESS_KADDR_A_EVENT_HELPER |
@@ -638,7 +639,7 @@ static void fields_from_json_takes_what_fits(void **state)
 	uk_json_value_free(v);
 	/* not an object: nothing, everything zeroed */
 	memset(&ev, 0xa5, sizeof(ev));
-	assert_int_equal(uk_cli_fields_from_json(uk_event_fields, NULL, &ev,
+	assert_int_equal(uk_fields_from_json(uk_event_fields, NULL, &ev,
 						 sizeof(ev)), 0);
 	assert_true(ev.present == 0);
 	assert_int_equal(ev.seq, 0);
@@ -658,18 +659,18 @@ static void fields_from_json_refuses_bad_hex(void **state)
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		snprintf(in, sizeof(in), "{\"site_ip\":%s}", bad[i]);
 		assert_int_equal(uk_json_parse(in, strlen(in), &v, NULL, 0), 0);
-		if (uk_cli_fields_from_json(uk_site_fields, v, &s, sizeof(s)))
+		if (uk_fields_from_json(uk_site_fields, v, &s, sizeof(s)))
 			fail_msg("%s taken as a hex address", bad[i]);
 		uk_json_value_free(v);
 	}
 	snprintf(in, sizeof(in), "{\"stack_hash\":\"0x100000000\"}");
 	assert_int_equal(uk_json_parse(in, strlen(in), &v, NULL, 0), 0);
-	assert_int_equal(uk_cli_fields_from_json(uk_site_fields, v, &s,
+	assert_int_equal(uk_fields_from_json(uk_site_fields, v, &s,
 						 sizeof(s)), 0);
 	uk_json_value_free(v);
 	snprintf(in, sizeof(in), "{\"site_ip\":\"0xFFFFffff81000000\"}");
 	assert_int_equal(uk_json_parse(in, strlen(in), &v, NULL, 0), 0);
-	assert_int_equal(uk_cli_fields_from_json(uk_site_fields, v, &s,
+	assert_int_equal(uk_fields_from_json(uk_site_fields, v, &s,
 						 sizeof(s)), 1);
 	assert_true(s.site_ip == 0xffffffff81000000ULL);
 	uk_json_value_free(v);

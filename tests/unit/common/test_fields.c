@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One field of a decoded message as text (daemon/common/format.c): every field
+ * The fields of a decoded message (daemon/common/fields.c): every field
  * type, enum names and numbers, truncation to the caller's buffer,
  * unterminated strings, presence bits and the lookup by attribute.
  */
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "common/event.h"
-#include "common/format.h"
+#include "common/fields.h"
 #include "common/util.h"
 
 #define CANARY		'#'
