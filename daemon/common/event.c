@@ -19,15 +19,16 @@
 
 #include "why.h"
 #include "event.h"
+#include "journal_fields.h"
 #include "util.h"
 
 #define MEMBER_SIZE(type, member)	sizeof(((type *)0)->member)
 
-#define UK_FIELD(st, ATTR, member, JOURNAL, ftype, en, req)		\
+#define UK_FIELD(st, ATTR, member, journal_, ftype, en, req)		\
 	{								\
 		.attr = ATTR,						\
 		.name = #member,					\
-		.journal = "UACCESS_" #JOURNAL,				\
+		.journal = journal_,					\
 		.type = ftype,						\
 		.names = en,						\
 		.offset = offsetof(st, member),				\
@@ -37,47 +38,17 @@
 
 #define EV(ATTR, member, JOURNAL, ftype, en, req)			\
 	UK_FIELD(struct uk_event, UACCESS_KADDR_A_EVENT_##ATTR, member,	\
-		 JOURNAL, ftype, en, req)
+		 UK_JF(JOURNAL), ftype, en, req),
 #define SI(ATTR, member, JOURNAL, ftype, en, req)			\
 	UK_FIELD(struct uk_site, UACCESS_KADDR_A_SITE_##ATTR, member,	\
-		 JOURNAL, ftype, en, req)
+		 NULL, ftype, en, req)
 #define ST(ATTR, member, JOURNAL, ftype, en, req)			\
 	UK_FIELD(struct uk_status, UACCESS_KADDR_A_STATUS_##ATTR, member,\
-		 JOURNAL, ftype, en, req)
+		 NULL, ftype, en, req)
 
-/*
- * In attribute order (the builders emit in table order, as the kernel
- * does).  Required: what the daemon cannot account or aggregate without.
- * pid, tgid, comm and uid are sent in task context only; the stack is
- * absent when none was captured.
- */
+/* UK_EVENT_FIELDS (event.h) says what each one is. */
 const struct uk_field uk_event_fields[] = {
-	EV(SEQ, seq, SEQ, UK_FT_U64, UK_ENUM_NONE, true),
-	EV(TIMESTAMP_BOOT, ts_boot, TS_BOOT, UK_FT_U64, UK_ENUM_NONE, false),
-	EV(TIMESTAMP_REAL, ts_real, TS_REAL, UK_FT_U64, UK_ENUM_NONE, false),
-	EV(KIND, kind, KIND, UK_FT_ENUM, UK_ENUM_KIND, true),
-	EV(HELPER, helper, HELPER, UK_FT_ENUM, UK_ENUM_HELPER, true),
-	EV(DIRECTION, direction, DIRECTION, UK_FT_ENUM, UK_ENUM_DIRECTION,
-	   true),
-	EV(ADDR_CLASS, addr_class, ADDR_CLASS, UK_FT_ENUM, UK_ENUM_ADDR_CLASS,
-	   false),
-	EV(ADDRESS, address, ADDRESS, UK_FT_HEX64, UK_ENUM_NONE, true),
-	EV(SIZE, size, SIZE, UK_FT_U64, UK_ENUM_NONE, false),
-	EV(SITE_ID, site_id, SITE_ID, UK_FT_U32, UK_ENUM_NONE, true),
-	EV(SITE_SYMBOL, site_symbol, SITE_SYMBOL, UK_FT_STR, UK_ENUM_NONE,
-	   false),
-	EV(SITE_IP, site_ip, SITE_IP, UK_FT_HEX64, UK_ENUM_NONE, true),
-	EV(STACK_HASH, stack_hash, STACK_HASH, UK_FT_HEX32, UK_ENUM_NONE,
-	   false),
-	EV(PID, pid, PID, UK_FT_U32, UK_ENUM_NONE, false),
-	EV(TGID, tgid, TGID, UK_FT_U32, UK_ENUM_NONE, false),
-	EV(COMM, comm, COMM, UK_FT_STR, UK_ENUM_NONE, false),
-	EV(UID, uid, UID, UK_FT_U32, UK_ENUM_NONE, false),
-	EV(SYSCALL_NR, syscall_nr, SYSCALL_NR, UK_FT_S32, UK_ENUM_NONE, false),
-	EV(CPU, cpu, CPU, UK_FT_U32, UK_ENUM_NONE, false),
-	EV(COUNT, count, COUNT, UK_FT_U64, UK_ENUM_NONE, true),
-	EV(SUPPRESSED, suppressed, SUPPRESSED, UK_FT_U64, UK_ENUM_NONE, false),
-	EV(CONTEXT, context, CONTEXT, UK_FT_ENUM, UK_ENUM_CONTEXT, false),
+	UK_EVENT_FIELDS(EV)
 	{ 0 }
 };
 

@@ -4,8 +4,10 @@
  *
  * include/uapi/linux/uaccess_kaddr.h is the contract with the kernel; this
  * is its userspace mirror.  One field table per message kind (event, site,
- * status) drives the parser, the journal fields and the JSON output, so a
- * new attribute is added in exactly one place (event.c).
+ * status) drives the parser, the text and the JSON (fields.h); the event's
+ * (UK_EVENT_FIELDS below) also the journal entry and the CLI's journal
+ * reader (journal_fields.h), so a new attribute is a struct member and
+ * one table line.
  */
 #ifndef UK_EVENT_H
 #define UK_EVENT_H
@@ -119,13 +121,48 @@ enum uk_enum {
 struct uk_field {
 	int attr;		/* UACCESS_KADDR_A_* */
 	const char *name;	/* JSON key and config name: "site_symbol" */
-	const char *journal;	/* journal field: "UACCESS_SITE_SYMBOL" */
+	const char *journal;	/* event fields: "UACCESS_SITE_SYMBOL" */
 	enum uk_ftype type;
 	enum uk_enum names;	/* for UK_FT_ENUM */
 	size_t offset;		/* in the struct */
 	size_t len;		/* for UK_FT_STR: sizeof the array */
 	bool required;		/* a message without it is malformed */
 };
+
+/*
+ * The event's fields: X(ATTR, member, JOURNAL, type, names, required),
+ * in attribute order (the builders emit in table order, as the kernel
+ * does).  ATTR names UACCESS_KADDR_A_EVENT_ATTR, JOURNAL the journal field
+ * UACCESS_JOURNAL and the JSON key is the member's name.  Required: what
+ * the daemon cannot account or aggregate without.  pid, tgid, comm and
+ * uid are sent in task context only; the stack is absent when none was
+ * captured.  A new attribute is a member of struct uk_event and a line
+ * here: the parser, the journal entry, the JSON, the CLI's matches and
+ * its journal reader follow.
+ */
+#define UK_EVENT_FIELDS(X)						\
+	X(SEQ, seq, SEQ, UK_FT_U64, UK_ENUM_NONE, true)			\
+	X(TIMESTAMP_BOOT, ts_boot, TS_BOOT, UK_FT_U64, UK_ENUM_NONE, false) \
+	X(TIMESTAMP_REAL, ts_real, TS_REAL, UK_FT_U64, UK_ENUM_NONE, false) \
+	X(KIND, kind, KIND, UK_FT_ENUM, UK_ENUM_KIND, true)		\
+	X(HELPER, helper, HELPER, UK_FT_ENUM, UK_ENUM_HELPER, true)	\
+	X(DIRECTION, direction, DIRECTION, UK_FT_ENUM, UK_ENUM_DIRECTION, true) \
+	X(ADDR_CLASS, addr_class, ADDR_CLASS, UK_FT_ENUM, UK_ENUM_ADDR_CLASS, false) \
+	X(ADDRESS, address, ADDRESS, UK_FT_HEX64, UK_ENUM_NONE, true)	\
+	X(SIZE, size, SIZE, UK_FT_U64, UK_ENUM_NONE, false)		\
+	X(SITE_ID, site_id, SITE_ID, UK_FT_U32, UK_ENUM_NONE, true)	\
+	X(SITE_SYMBOL, site_symbol, SITE_SYMBOL, UK_FT_STR, UK_ENUM_NONE, false) \
+	X(SITE_IP, site_ip, SITE_IP, UK_FT_HEX64, UK_ENUM_NONE, true)	\
+	X(STACK_HASH, stack_hash, STACK_HASH, UK_FT_HEX32, UK_ENUM_NONE, false) \
+	X(PID, pid, PID, UK_FT_U32, UK_ENUM_NONE, false)		\
+	X(TGID, tgid, TGID, UK_FT_U32, UK_ENUM_NONE, false)		\
+	X(COMM, comm, COMM, UK_FT_STR, UK_ENUM_NONE, false)		\
+	X(UID, uid, UID, UK_FT_U32, UK_ENUM_NONE, false)		\
+	X(SYSCALL_NR, syscall_nr, SYSCALL_NR, UK_FT_S32, UK_ENUM_NONE, false) \
+	X(CPU, cpu, CPU, UK_FT_U32, UK_ENUM_NONE, false)		\
+	X(COUNT, count, COUNT, UK_FT_U64, UK_ENUM_NONE, true)		\
+	X(SUPPRESSED, suppressed, SUPPRESSED, UK_FT_U64, UK_ENUM_NONE, false) \
+	X(CONTEXT, context, CONTEXT, UK_FT_ENUM, UK_ENUM_CONTEXT, false)
 
 /* Field tables, ending with a zeroed entry (name == NULL). */
 extern const struct uk_field uk_event_fields[];

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/journal_fields.h"
 #include "fleet.h"
 #include "common/time.h"
 #include "query.h"
@@ -358,17 +359,17 @@ static int parse_event(const struct uk_entry *e, const char *machine,
 	uint64_t n;
 
 	p->event = true;
-	seq = number_field(e, "UACCESS_SEQ", &n, why, whylen);
+	seq = number_field(e, UK_JF(SEQ), &n, why, whylen);
 	if (!seq)
 		return -EINVAL;
-	p->key.kind = text_field(e, "UACCESS_KIND", true, why, whylen);
+	p->key.kind = text_field(e, UK_JF(KIND), true, why, whylen);
 	if (!p->key.kind)
 		return -EINVAL;
-	p->key.helper = text_field(e, "UACCESS_HELPER", true, why, whylen);
+	p->key.helper = text_field(e, UK_JF(HELPER), true, why, whylen);
 	if (!p->key.helper)
 		return -EINVAL;
-	if (uk_entry_get(e, "UACCESS_DIRECTION", NULL)) {
-		p->direction = text_field(e, "UACCESS_DIRECTION", true, why,
+	if (uk_entry_get(e, UK_JF(DIRECTION), NULL)) {
+		p->direction = text_field(e, UK_JF(DIRECTION), true, why,
 					  whylen);
 		if (!p->direction)
 			return -EINVAL;
@@ -389,17 +390,17 @@ static int parse_summary(const struct uk_entry *e, const char *machine,
 	uint64_t t;
 	char when[24];
 
-	count = number_field(e, "UACCESS_SUPPRESSED_COUNT", &p->suppressed,
+	count = number_field(e, UK_JF(SUPPRESSED_COUNT), &p->suppressed,
 			     why, whylen);
 	if (!count)
 		return -EINVAL;
-	total = number_field(e, "UACCESS_SUPPRESSED_TOTAL", &t, why, whylen);
+	total = number_field(e, UK_JF(SUPPRESSED_TOTAL), &t, why, whylen);
 	if (!total)
 		return -EINVAL;
 	if (t < p->suppressed) {
 		snprintf(why, whylen,
-			 "UACCESS_SUPPRESSED_TOTAL=%s is below UACCESS_SUPPRESSED_COUNT=%s",
-			 total, count);
+			 "%s=%s is below %s=%s", UK_JF(SUPPRESSED_TOTAL),
+			 total, UK_JF(SUPPRESSED_COUNT), count);
 		return -EINVAL;
 	}
 	snprintf(when, sizeof(when), "%" PRIu64, e->realtime_usec);
@@ -419,20 +420,20 @@ static int parse_site(const struct uk_entry *e, struct parsed *p, char *why,
 	const char *sym = NULL;
 	size_t len;
 
-	if (uk_entry_get(e, "UACCESS_SITE_IP", NULL)) {
-		p->site_ip = text_field(e, "UACCESS_SITE_IP", true, why,
+	if (uk_entry_get(e, UK_JF(SITE_IP), NULL)) {
+		p->site_ip = text_field(e, UK_JF(SITE_IP), true, why,
 					whylen);
 		if (!p->site_ip || !is_hex_address(p->site_ip)) {
 			if (p->site_ip)
 				snprintf(why, whylen,
-					 "UACCESS_SITE_IP=%.40s is not an address",
-					 p->site_ip);
+					 "%s=%.40s is not an address",
+					 UK_JF(SITE_IP), p->site_ip);
 			return -EINVAL;
 		}
 	}
 	/* An empty symbol is "none" (the kernel had no name for it). */
-	if (uk_entry_get(e, "UACCESS_SITE_SYMBOL", &len) && len) {
-		sym = text_field(e, "UACCESS_SITE_SYMBOL", true, why, whylen);
+	if (uk_entry_get(e, UK_JF(SITE_SYMBOL), &len) && len) {
+		sym = text_field(e, UK_JF(SITE_SYMBOL), true, why, whylen);
 		if (!sym)
 			return -EINVAL;
 	}
@@ -495,10 +496,10 @@ int uk_fleet_add(struct uk_fleet *f, const struct uk_entry *e, char *why,
 			p.key.kind = "-";
 			p.key.helper = "-";
 		} else {
-			p.key.kind = text_field(e, "UACCESS_KIND", true, why,
+			p.key.kind = text_field(e, UK_JF(KIND), true, why,
 						whylen);
 			p.key.helper = p.key.kind ?
-				       text_field(e, "UACCESS_HELPER", true,
+				       text_field(e, UK_JF(HELPER), true,
 						  why, whylen) : NULL;
 			r = p.key.helper ? 0 : -EINVAL;
 		}

@@ -6,38 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/journal_fields.h"
 #include "common/event.h"
 #include "common/util.h"
 #include "common/why.h"
 #include "entry.h"
 #include "match.h"
-
-/*
- * UACCESS_* fields written besides the event table's: the stack, the
- * site function and counts of event entries, and the fields of the
- * suppressed, loss and health entries (journal.c).
- */
-static const char *const uk_extra_fields[] = {
-	"stack", "stack_depth", "site_function", "site_events",
-	"suppressed_count", "suppressed_total",
-	"loss_reason", "loss_count", "loss_total", "loss_detail",
-	"daemon_state",
-};
-
-static bool known_lower_field(const char *name, size_t len)
-{
-	const struct uk_field *f;
-	size_t i;
-
-	for (f = uk_event_fields; f->name; f++)
-		if (strlen(f->name) == len && !memcmp(f->name, name, len))
-			return true;
-	for (i = 0; i < ARRAY_SIZE(uk_extra_fields); i++)
-		if (strlen(uk_extra_fields[i]) == len &&
-		    !memcmp(uk_extra_fields[i], name, len))
-			return true;
-	return false;
-}
 
 static bool is_field_name(const char *s, size_t len)
 {
@@ -128,21 +102,21 @@ static int match_field(const char *arg, const char *eq, struct uk_match *m,
 		m->field_len = flen;
 		return 0;
 	}
-	if (!known_lower_field(arg, flen)) {
+	if (!uk_journal_field_by_key(arg, flen)) {
 		uk_why(why, whylen,
 			"\"%.*s\" is not a journal field (upper case: UACCESS_PID=101) nor a field of uaccessd's entries (seq, pid, comm, helper, ...)",
 			(int)(flen > 64 ? 64 : flen), arg);
 		return -EINVAL;
 	}
-	n = snprintf(m->text, sizeof(m->text), UK_PREFIX "%s", arg);
+	n = snprintf(m->text, sizeof(m->text), UK_JOURNAL_PREFIX "%s", arg);
 	if (n < 0 || (size_t)n >= sizeof(m->text)) {
 		uk_why(why, whylen, "match longer than %d bytes",
 			UK_MATCH_MAX - 1);
 		return -ENAMETOOLONG;
 	}
-	for (i = UK_PREFIX_LEN; i < UK_PREFIX_LEN + flen; i++)
+	for (i = UK_JOURNAL_PREFIX_LEN; i < UK_JOURNAL_PREFIX_LEN + flen; i++)
 		m->text[i] = (char)toupper((unsigned char)m->text[i]);
-	m->field_len = UK_PREFIX_LEN + flen;
+	m->field_len = UK_JOURNAL_PREFIX_LEN + flen;
 	return 0;
 }
 
@@ -172,8 +146,8 @@ int uk_match_parse(const char *arg, struct uk_match *m, char *why,
 			return -ERANGE;
 		}
 		m->type = UK_MATCH_PID;
-		snprintf(m->text, sizeof(m->text), UK_PREFIX "PID=%llu", pid);
-		m->field_len = UK_PREFIX_LEN + 3;
+		snprintf(m->text, sizeof(m->text), UK_JOURNAL_PREFIX "PID=%llu", pid);
+		m->field_len = UK_JOURNAL_PREFIX_LEN + 3;
 		return 0;
 	}
 	eq = strchr(arg, '=');
@@ -201,9 +175,9 @@ int uk_match_parse(const char *arg, struct uk_match *m, char *why,
 		return -ENAMETOOLONG;
 	}
 	m->type = UK_MATCH_FUNCTION;
-	snprintf(m->text, sizeof(m->text), UK_PREFIX "SITE_FUNCTION=%.*s",
+	snprintf(m->text, sizeof(m->text), UK_JOURNAL_PREFIX "SITE_FUNCTION=%.*s",
 		 (int)flen, arg);
-	m->field_len = UK_PREFIX_LEN + 13;
+	m->field_len = UK_JOURNAL_PREFIX_LEN + 13;
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #define SD_JOURNAL_SUPPRESS_LOCATION
 #include <systemd/sd-journal.h>
 
+#include "common/journal_fields.h"
 #include "common/fields.h"
 #include "journal.h"
 
@@ -189,14 +190,14 @@ int uk_journal_event(struct uk_journal *j, const struct uk_event *ev,
 		off += (size_t)n;
 	}
 	if (ev->nr_frames) {
-		add(&e, "UACCESS_STACK", "%s", stack);
-		add(&e, "UACCESS_STACK_DEPTH", "%u", ev->nr_frames);
+		add(&e, UK_JF(STACK), "%s", stack);
+		add(&e, UK_JF(STACK_DEPTH), "%u", ev->nr_frames);
 	}
 	/* The function alone, for exact journal matches (uaccessctl list). */
 	if ((ev->present & (1ULL << UACCESS_KADDR_A_EVENT_SITE_SYMBOL)) &&
 	    uk_symbol_function(ev->site_symbol, func, sizeof(func)))
-		add(&e, "UACCESS_SITE_FUNCTION", "%s", func);
-	add(&e, "UACCESS_SITE_EVENTS", "%" PRIu64, site_events);
+		add(&e, UK_JF(SITE_FUNCTION), "%s", func);
+	add(&e, UK_JF(SITE_EVENTS), "%" PRIu64, site_events);
 	return send_entry(j, &e);
 }
 
@@ -211,18 +212,18 @@ int uk_journal_suppressed(struct uk_journal *j, const char *site_symbol,
 	add(&e, "MESSAGE",
 	    "%" PRIu64 " more occurrences of %s suppressed (total %" PRIu64 ")",
 	    n, site_symbol && site_symbol[0] ? site_symbol : "?", total);
-	add(&e, "UACCESS_SITE_SYMBOL", "%s", site_symbol ? site_symbol : "");
-	add(&e, "UACCESS_SITE_IP", "0x%016" PRIx64, site_ip);
-	add(&e, "UACCESS_KIND", "%s",
+	add(&e, UK_JF(SITE_SYMBOL), "%s", site_symbol ? site_symbol : "");
+	add(&e, UK_JF(SITE_IP), "0x%016" PRIx64, site_ip);
+	add(&e, UK_JF(KIND), "%s",
 	    uk_enum_text(UK_ENUM_KIND, kind, kbuf, sizeof(kbuf)));
-	add(&e, "UACCESS_HELPER", "%s",
+	add(&e, UK_JF(HELPER), "%s",
 	    uk_enum_text(UK_ENUM_HELPER, helper, hbuf, sizeof(hbuf)));
 	/* As in the event entries: `uaccessctl list FUNCTION` finds both. */
 	if (site_symbol &&
 	    uk_symbol_function(site_symbol, func, sizeof(func)))
-		add(&e, "UACCESS_SITE_FUNCTION", "%s", func);
-	add(&e, "UACCESS_SUPPRESSED_COUNT", "%" PRIu64, n);
-	add(&e, "UACCESS_SUPPRESSED_TOTAL", "%" PRIu64, total);
+		add(&e, UK_JF(SITE_FUNCTION), "%s", func);
+	add(&e, UK_JF(SUPPRESSED_COUNT), "%" PRIu64, n);
+	add(&e, UK_JF(SUPPRESSED_TOTAL), "%" PRIu64, total);
 	return send_entry(j, &e);
 }
 
@@ -248,11 +249,11 @@ int uk_journal_loss(struct uk_journal *j, enum uk_loss loss, uint64_t n,
 		    "(total %" PRIu64 ")", n, n == 1 ? "" : "s",
 		    uk_loss_name(loss), detail && detail[0] ? ", " : "",
 		    detail ? detail : "", total);
-	add(&e, "UACCESS_LOSS_REASON", "%s", uk_loss_name(loss));
-	add(&e, "UACCESS_LOSS_COUNT", "%" PRIu64, n);
-	add(&e, "UACCESS_LOSS_TOTAL", "%" PRIu64, total);
+	add(&e, UK_JF(LOSS_REASON), "%s", uk_loss_name(loss));
+	add(&e, UK_JF(LOSS_COUNT), "%" PRIu64, n);
+	add(&e, UK_JF(LOSS_TOTAL), "%" PRIu64, total);
 	if (detail && detail[0])
-		add(&e, "UACCESS_LOSS_DETAIL", "%.1024s", detail);
+		add(&e, UK_JF(LOSS_DETAIL), "%.1024s", detail);
 	return send_entry(j, &e);
 }
 
@@ -268,6 +269,6 @@ int uk_journal_health(struct uk_journal *j, int priority, const char *state,
 	va_end(ap);
 	add_common(&e, UK_MSGID_HEALTH, priority);
 	add(&e, "MESSAGE", "%s", msg);
-	add(&e, "UACCESS_DAEMON_STATE", "%s", state);
+	add(&e, UK_JF(DAEMON_STATE), "%s", state);
 	return send_entry(j, &e);
 }

@@ -295,9 +295,13 @@ static void tables_journal_names_are_uaccess_upper_json_names(void **state)
 				    f->name[i] != '_')
 					fail_msg("%s: JSON name '%s' is not snake_case",
 						 set_names[set], f->name);
+			/* only the event's fields go to the journal */
+			if (f->journal == NULL && set != SET_EVENT)
+				continue;
 			snprintf(want, sizeof(want), "UACCESS_%s", f->name);
 			for (i = 0; want[i]; i++)
 				want[i] = (char)toupper((unsigned char)want[i]);
+			assert_non_null(f->journal);
 			assert_string_equal(f->journal, want);
 		}
 	}
