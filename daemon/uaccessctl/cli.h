@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/sort.h"
+
 /* Exit codes, distinct so that scripts can tell the cases apart. */
 enum uk_cli_exit {
 	UK_EXIT_OK = 0,
@@ -35,13 +37,16 @@ struct uk_cli {
 	const char *until;
 	const char *boot;	/* --boot[=ID]: "" for the current boot, NULL: all */
 	uint64_t lines;		/* -n: at most this many (0: all) */
+	enum uk_sort sort;	/* --sort (sites, top) */
+	uint64_t timeout_ms;	/* --timeout (monitor), 0: none */
 	FILE *out;		/* stdout, or the pager's pipe */
 	FILE *err;		/* stderr */
 };
 
 /*
- * A verb: @argc/@argv are what follows the verb name on the command line
- * (getopt has taken the global options already); returns an exit code.
+ * A verb: @argc/@argv are the arguments that follow the verb name on the
+ * command line, the options taken out (uaccessctl.c parses every option
+ * once, into struct uk_cli); returns an exit code.
  */
 typedef int (*uk_cli_verb_fn)(const struct uk_cli *cli, int argc,
 			      char **argv);

@@ -316,55 +316,17 @@ static int run(struct monitor *m, int evfd, int sigfd, uint64_t timeout_ms,
 	return 0;
 }
 
-static int parse_args(const struct uk_cli *cli, int argc, char **argv,
-		      uint64_t *timeout_ms)
-{
-	static const struct option opts[] = {
-		{ "timeout", required_argument, NULL, 't' },
-		{}
-	};
-	struct uk_cli_args a;
-	uint64_t usec;
-	char **rest;
-	int c, n, r = 0;
-
-	if (uk_cli_args_init(&a, "monitor", argc, argv) < 0)
-		return uk_cli_error(cli, UK_EXIT_FAILURE, "out of memory");
-	while ((c = uk_cli_args_next(cli, &a, "", opts)) != -1) {
-		if (c != 't') {
-			r = UK_EXIT_USAGE;
-			goto out;
-		}
-		if (uk_time_parse_span(optarg, UK_SPAN_FRACTION, &usec, NULL,
-				       NULL, 0) < 0 ||
-		    usec < UK_USEC_PER_MSEC || usec > UK_USEC_PER_DAY) {
-			r = uk_cli_error(cli, UK_EXIT_USAGE,
-					 "monitor: --timeout takes seconds (up to 86400, e.g. 5 or 0.5), not '%s'",
-					 optarg);
-			goto out;
-		}
-		*timeout_ms = usec / UK_USEC_PER_MSEC;
-	}
-	rest = uk_cli_args_rest(&a, &n);
-	if (n > 0)
-		r = uk_cli_error(cli, UK_EXIT_USAGE,
-				 "monitor: unexpected argument '%s'", rest[0]);
-out:
-	uk_cli_args_free(&a);
-	return r;
-}
-
 int uk_cli_monitor(const struct uk_cli *cli, int argc, char **argv)
 {
 	struct monitor *m = NULL;
 	sigset_t mask, old;
-	uint64_t timeout_ms = 0;
+	uint64_t timeout_ms = cli->timeout_ms;
 	bool timed_out = false;
 	int evfd, sigfd = -1, r;
 
-	r = parse_args(cli, argc, argv, &timeout_ms);
-	if (r)
-		return r;
+	if (argc > 0)
+		return uk_cli_error(cli, UK_EXIT_USAGE,
+				    "monitor: unexpected argument '%s'", argv[0]);
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return uk_cli_error(cli, UK_EXIT_FAILURE, "out of memory");

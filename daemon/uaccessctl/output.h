@@ -107,28 +107,6 @@ int uk_cli_nl_fail(const struct uk_cli *cli, const char *what, int err,
 /* ---- verb arguments ---- */
 
 /*
- * getopt_long() over a verb's @argc/@argv (which have no program name):
- * returns the option like getopt_long(), -1 at the end, and for an
- * unknown option or a missing argument prints why and returns '?'.  The
- * arguments that are not options are left in (*args)[*first...] after
- * the end.  @state keeps the copy of argv; uk_cli_args_free() it.
- */
-struct uk_cli_args {
-	int argc;
-	char **argv;	/* "uaccessctl VERB" and a copy of the verb's argv */
-	char *name;
-	const char *verb;
-};
-struct option;
-int uk_cli_args_init(struct uk_cli_args *a, const char *verb, int argc,
-		     char **argv);
-int uk_cli_args_next(const struct uk_cli *cli, struct uk_cli_args *a,
-		     const char *shortopts, const struct option *longopts);
-/* The first positional argument after the options; argc left in *n. */
-char **uk_cli_args_rest(struct uk_cli_args *a, int *n);
-void uk_cli_args_free(struct uk_cli_args *a);
-
-/*
  * Strict numbers: decimal digits only (no sign, no spaces, no 0x), at
  * most @max.  0 or -EINVAL / -ERANGE.
  */

@@ -382,55 +382,21 @@ static int from_kernel(const struct uk_cli *cli, enum uk_sort sort,
 
 /* ---- the verbs ---- */
 
-static int parse_sort(const struct uk_cli *cli, const char *verb,
-		      const char *s, enum uk_sort *ret)
-{
-	if (!uk_sort_parse(s, ret))
-		return 0;
-	uk_cli_error(cli, UK_EXIT_USAGE,
-		     "%s: --sort takes " UK_SORT_NAMES ", not '%s'", verb, s);
-	return -EINVAL;
-}
-
 static int sites_verb(const struct uk_cli *cli, const char *verb,
 		      uint64_t limit, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "sort", required_argument, NULL, 's' },
-		{}
-	};
-	enum uk_sort sort = UK_SORT_COUNT;
-	struct uk_cli_args a;
-	char **rest;
-	int c, n, r = UK_EXIT_OK;
-
-	if (uk_cli_args_init(&a, verb, argc, argv) < 0)
-		return uk_cli_error(cli, UK_EXIT_FAILURE, "out of memory");
-	while ((c = uk_cli_args_next(cli, &a, "", opts)) != -1) {
-		if (c != 's' || parse_sort(cli, verb, optarg, &sort) < 0) {
-			r = UK_EXIT_USAGE;
-			goto out;
-		}
-	}
-	rest = uk_cli_args_rest(&a, &n);
-	if (n > 0) {
-		r = uk_cli_error(cli, UK_EXIT_USAGE,
-				 "%s: unexpected argument '%s'", verb, rest[0]);
-		goto out;
-	}
-	if (cli->directory || cli->since || cli->until || cli->boot) {
-		r = cli->kernel ?
-		    uk_cli_error(cli, UK_EXIT_USAGE,
-				 "%s: --kernel and the journal options (--directory, --since, --until, --boot) exclude each other",
-				 verb) :
-		    uk_cli_fleet(cli, sort, limit);
-		goto out;
-	}
-	r = cli->kernel ? from_kernel(cli, sort, limit) :
-			  from_daemon(cli, sort, limit);
-out:
-	uk_cli_args_free(&a);
-	return r;
+	if (argc > 0)
+		return uk_cli_error(cli, UK_EXIT_USAGE,
+				    "%s: unexpected argument '%s'", verb,
+				    argv[0]);
+	if (cli->directory || cli->since || cli->until || cli->boot)
+		return cli->kernel ?
+		       uk_cli_error(cli, UK_EXIT_USAGE,
+				    "%s: --kernel and the journal options (--directory, --since, --until, --boot) exclude each other",
+				    verb) :
+		       uk_cli_fleet(cli, cli->sort, limit);
+	return cli->kernel ? from_kernel(cli, cli->sort, limit) :
+			     from_daemon(cli, cli->sort, limit);
 }
 
 int uk_cli_sites(const struct uk_cli *cli, int argc, char **argv)

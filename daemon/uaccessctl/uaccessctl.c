@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "output.h"
 #include "common/control.h"
+#include "common/time.h"
 #include "common/control_client.h"
 #include "common/util.h"
 
@@ -273,29 +274,33 @@ static int check_options(const struct parsed *p, const struct verb *v)
 			    p->given_name[bit], v->name);
 }
 
+/* The values of the verb's own options, with the verb in the message. */
+static int option_values(struct parsed *p, const struct verb *v)
+{
+	uint64_t usec;
+
+	if (p->sort && uk_sort_parse(p->sort, &p->cli.sort) < 0)
+		return uk_cli_error(&p->cli, UK_EXIT_USAGE,
+				    "%s: --sort takes " UK_SORT_NAMES ", not '%s'",
+				    v->name, p->sort);
+	if (p->timeout) {
+		if (uk_time_parse_span(p->timeout, UK_SPAN_FRACTION, &usec,
+				       NULL, NULL, 0) < 0 ||
+		    usec < UK_USEC_PER_MSEC || usec > UK_USEC_PER_DAY)
+			return uk_cli_error(&p->cli, UK_EXIT_USAGE,
+					    "%s: --timeout takes seconds (up to 86400, e.g. 5 or 0.5), not '%s'",
+					    v->name, p->timeout);
+		p->cli.timeout_ms = usec / UK_USEC_PER_MSEC;
+	}
+	return 0;
+}
+
 static int dispatch(struct parsed *p, const struct verb *v, int nargs,
 		    char **args)
 {
-	char *vargv[nargs + 4], *sort = NULL, *timeout = NULL;
 	struct uk_cli_pager pg = { 0 };
 	const char *pager;
-	int n = 0, i, r;
-
-	if ((p->sort && asprintf(&sort, "--sort=%s", p->sort) < 0) ||
-	    (p->timeout && asprintf(&timeout, "--timeout=%s",
-				    p->timeout) < 0)) {
-		free(sort);
-		return uk_cli_error(&p->cli, UK_EXIT_FAILURE, "out of memory");
-	}
-	if (sort)
-		vargv[n++] = sort;
-	if (timeout)
-		vargv[n++] = timeout;
-	if (n && nargs)
-		vargv[n++] = (char *)"--";
-	for (i = 0; i < nargs; i++)
-		vargv[n++] = args[i];
-	vargv[n] = NULL;
+	int r;
 
 	if (v->pager) {
 		pager = uk_cli_pager_command(isatty(STDOUT_FILENO),
@@ -305,14 +310,12 @@ static int dispatch(struct parsed *p, const struct verb *v, int nargs,
 		if (pager)
 			uk_cli_pager_open(&pg, pager);	/* none if it fails */
 	}
-	r = v->fn(&p->cli, n, vargv);
+	r = v->fn(&p->cli, nargs, args);
 	if (fflush(stdout) != 0 && r == UK_EXIT_OK)
 		r = uk_cli_error(&p->cli, UK_EXIT_FAILURE,
 				 "cannot write the output: %s",
 				 strerror(errno));
 	uk_cli_pager_close(&pg);
-	free(sort);
-	free(timeout);
 	return r;
 }
 
@@ -336,6 +339,8 @@ int main(int argc, char **argv)
 				    "unknown command '%s' (see uaccessctl --help)",
 				    name);
 	r = check_options(&p, v);
+	if (!r)
+		r = option_values(&p, v);
 	if (r)
 		return r;
 	return dispatch(&p, v, argc - optind, argv + optind);

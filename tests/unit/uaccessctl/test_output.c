@@ -241,85 +241,6 @@ static void netlink_failures_map_to_exit_codes(void **state)
 
 /* ---- verb arguments and numbers ---- */
 
-static void args_options_then_positionals(void **state)
-{
-	static const struct option opts[] = {
-		{ "sort", required_argument, NULL, 's' },
-		{ "all", no_argument, NULL, 'a' },
-		{}
-	};
-	char *argv[] = { "--sort", "name", "-a", "x", "--all", NULL };
-	char *argv2[] = { "--sort=last", "--", "--all", NULL };
-	struct uk_cli cli = { 0 };
-	struct uk_cli_args a;
-	char **rest;
-	int n, round;
-
-	/* twice: each parse starts over */
-	for (round = 0; round < 2; round++) {
-		assert_int_equal(uk_cli_args_init(&a, "v", 5, argv), 0);
-		assert_int_equal(uk_cli_args_next(&cli, &a, "a", opts), 's');
-		assert_string_equal(optarg, "name");
-		assert_int_equal(uk_cli_args_next(&cli, &a, "a", opts), 'a');
-		assert_int_equal(uk_cli_args_next(&cli, &a, "a", opts), -1);
-		rest = uk_cli_args_rest(&a, &n);
-		/* '+': stops at the first argument, "--all" stays one */
-		assert_int_equal(n, 2);
-		assert_string_equal(rest[0], "x");
-		assert_string_equal(rest[1], "--all");
-		uk_cli_args_free(&a);
-	}
-	assert_int_equal(uk_cli_args_init(&a, "v", 3, argv2), 0);
-	assert_int_equal(uk_cli_args_next(&cli, &a, "", opts), 's');
-	assert_string_equal(optarg, "last");
-	assert_int_equal(uk_cli_args_next(&cli, &a, "", opts), -1);
-	rest = uk_cli_args_rest(&a, &n);
-	assert_int_equal(n, 1);
-	assert_string_equal(rest[0], "--all");
-	uk_cli_args_free(&a);
-	/* nothing at all */
-	assert_int_equal(uk_cli_args_init(&a, "v", 0, argv), 0);
-	assert_int_equal(uk_cli_args_next(&cli, &a, "", opts), -1);
-	rest = uk_cli_args_rest(&a, &n);
-	assert_int_equal(n, 0);
-	uk_cli_args_free(&a);
-}
-
-static void args_errors_are_printed(void **state)
-{
-	static const struct option opts[] = {
-		{ "sort", required_argument, NULL, 's' },
-		{}
-	};
-	char *bad1[] = { "--color", NULL };
-	char *bad2[] = { "-q", NULL };
-	char *bad3[] = { "--sort", NULL };
-	char *bad4[] = { "-s", NULL };
-	struct uk_cli cli = { 0 };
-	struct uk_cli_args a;
-	struct capture c;
-
-	cli.err = cap_open(&c);
-	assert_int_equal(uk_cli_args_init(&a, "top", 1, bad1), 0);
-	assert_int_equal(uk_cli_args_next(&cli, &a, "s:", opts), '?');
-	uk_cli_args_free(&a);
-	assert_int_equal(uk_cli_args_init(&a, "top", 1, bad2), 0);
-	assert_int_equal(uk_cli_args_next(&cli, &a, "s:", opts), '?');
-	uk_cli_args_free(&a);
-	assert_int_equal(uk_cli_args_init(&a, "top", 1, bad3), 0);
-	assert_int_equal(uk_cli_args_next(&cli, &a, "s:", opts), '?');
-	uk_cli_args_free(&a);
-	assert_int_equal(uk_cli_args_init(&a, "top", 1, bad4), 0);
-	assert_int_equal(uk_cli_args_next(&cli, &a, "s:", opts), '?');
-	uk_cli_args_free(&a);
-	assert_text("err", cap_text(&c),
-		    "uaccessctl: top: unknown option --color\n"
-		    "uaccessctl: top: unknown option -q\n"
-		    "uaccessctl: top: option --sort needs a value\n"
-		    "uaccessctl: top: option -s needs a value\n");
-	cap_close(&c);
-}
-
 static void numbers_are_strict(void **state)
 {
 	static const char *const bad[] = {
@@ -805,8 +726,6 @@ int main(void)
 		cmocka_unit_test(ctl_replies_checked),
 		cmocka_unit_test(ctl_failures_map_to_exit_codes),
 		cmocka_unit_test(netlink_failures_map_to_exit_codes),
-		cmocka_unit_test(args_options_then_positionals),
-		cmocka_unit_test(args_errors_are_printed),
 		cmocka_unit_test(numbers_are_strict),
 		cmocka_unit_test(sanitize_replaces_controls_and_bad_utf8),
 		cmocka_unit_test(width_counts_characters),
