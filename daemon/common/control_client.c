@@ -15,6 +15,7 @@
 #include "control.h"
 #include "control_client.h"
 #include "json.h"
+#include "why.h"
 
 int uk_ctl_socket_addr(const char *path, struct sockaddr_un *sa,
 		       socklen_t *salen)
@@ -181,25 +182,27 @@ fail:
 	return r;
 }
 
-/* One JSON object on one line: '\n' only at the end. */
-static int check_reply(char *buf, size_t *len)
+int uk_ctl_reply_parse(const char *line, size_t len,
+		       struct uk_json_value **reply, char *why, size_t whylen)
 {
 	struct uk_json_value *v;
-	bool object;
+	char perr[128];
 
-	if (*len == 0 || buf[*len - 1] != '\n' ||
-	    memchr(buf, '\n', *len - 1))
+	if (uk_json_parse(line, len, &v, perr, sizeof(perr)) < 0) {
+		uk_why(why, whylen, "not JSON: %s", perr);
 		return -EPROTO;
-	buf[--*len] = '\0';
-	if (uk_json_parse(buf, *len, &v, NULL, 0) < 0)
+	}
+	if (uk_json_type(v) != UK_JSON_OBJECT) {
+		uk_json_value_free(v);
+		uk_why(why, whylen, "not a JSON object");
 		return -EPROTO;
-	object = uk_json_type(v) == UK_JSON_OBJECT;
-	uk_json_value_free(v);
-	return object ? 0 : -EPROTO;
+	}
+	*reply = v;
+	return 0;
 }
 
 int uk_ctl_call(const char *path, const char *request_line, int timeout_ms,
-		char **reply, size_t *reply_len)
+		struct uk_json_value **reply, char *why, size_t whylen)
 {
 	int64_t deadline = timeout_ms < 0 ? -1 : (int64_t)uk_time_now_ms() + timeout_ms;
 	size_t n = strlen(request_line);
@@ -227,14 +230,14 @@ int uk_ctl_call(const char *path, const char *request_line, int timeout_ms,
 	r = call_recv(fd, deadline, &buf, &len);
 	if (r < 0)
 		goto out;
-	r = check_reply(buf, &len);
-	if (r < 0) {
-		free(buf);
-		goto out;
+	/* One JSON object on one line: '\n' only at the end. */
+	if (len == 0 || buf[len - 1] != '\n' || memchr(buf, '\n', len - 1)) {
+		uk_why(why, whylen, "not one JSON object line");
+		r = -EPROTO;
+	} else {
+		r = uk_ctl_reply_parse(buf, len - 1, reply, why, whylen);
 	}
-	*reply = buf;
-	if (reply_len)
-		*reply_len = len;
+	free(buf);
 out:
 	close(fd);
 	return r;

@@ -108,24 +108,21 @@ int uk_cli_ctl(const struct uk_cli *cli, const char *request,
 {
 	const char *path = uk_cli_socket(cli), *msg = NULL;
 	struct uk_json_value *v = NULL;
-	char *buf = NULL, perr[128];
-	size_t len = 0;
+	char perr[160] = "";
 	uint64_t en = 0;
 	bool ok = false;
 	int r;
 
 	uk_why(why, whylen, "%s", "");
-	r = uk_cli_sys->ctl_call(path, request, UK_CLI_CTL_TIMEOUT_MS, &buf,
-				 &len);
+	r = uk_cli_sys->ctl_call(path, request, UK_CLI_CTL_TIMEOUT_MS, &v,
+				 perr, sizeof(perr));
+	if (r == -EPROTO && perr[0]) {
+		uk_why(why, whylen, "uaccessd's reply is %s", perr);
+		return r;
+	}
 	if (r < 0) {
 		ctl_why(path, r, why, whylen);
 		return r;
-	}
-	r = uk_json_parse(buf, len, &v, perr, sizeof(perr));
-	free(buf);
-	if (r < 0) {
-		uk_why(why, whylen, "uaccessd's reply is not JSON: %s", perr);
-		return -EPROTO;
 	}
 	if (uk_json_get_bool(uk_json_object_get(v, "ok"), &ok) < 0) {
 		uk_why(why, whylen, "uaccessd's reply has no \"ok\"");

@@ -29,7 +29,8 @@
  */
 struct uk_cli_sys {
 	int (*ctl_call)(const char *path, const char *request_line,
-			int timeout_ms, char **reply, size_t *reply_len);
+			int timeout_ms, struct uk_json_value **reply,
+			char *why, size_t whylen);
 	int (*nl_open)(struct uk_nl **ret);
 	void (*nl_close)(struct uk_nl *nl);
 	int (*nl_get_status)(struct uk_nl *nl, struct uk_status *st,

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "uaccessctl/cli.h"
+#include "common/control_client.h"
 #include "uaccessctl/output.h"
 #include "msgbuild.h"
 
@@ -80,8 +81,10 @@ struct fake {
 
 static struct fake fake;
 
+/* The transport faked, the reply parsed as uk_ctl_call() parses it. */
 static inline int fake_ctl_call(const char *path, const char *req,
-				int timeout_ms, char **reply, size_t *len)
+				int timeout_ms, struct uk_json_value **reply,
+				char *why, size_t whylen)
 {
 	const char *r = NULL;
 
@@ -102,10 +105,7 @@ static inline int fake_ctl_call(const char *path, const char *req,
 		r = fake.reply_reload;
 	if (!r)
 		return -ECONNREFUSED;
-	*reply = strdup(r);
-	assert_non_null(*reply);
-	*len = strlen(r);
-	return 0;
+	return uk_ctl_reply_parse(r, strlen(r), reply, why, whylen);
 }
 
 static inline int fake_nl_open(struct uk_nl **ret)
