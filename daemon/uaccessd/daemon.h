@@ -16,6 +16,19 @@
 #include "pipeline.h"
 #include "replay_stream.h"
 
+/* The kernel's side of netlink as uaccessd uses it; tests put fakes here. */
+struct uk_kernel_ops {
+	int (*get_status)(struct uk_nl *nl, struct uk_status *st, char *why,
+			  size_t whylen);
+	int (*dump_sites)(struct uk_nl *nl,
+			  int (*cb)(const struct uk_site *site, void *data),
+			  void *data, char *why, size_t whylen);
+	ssize_t (*events_recv)(struct uk_nl *nl, void *buf, size_t len);
+};
+
+/* The real one, over uk_nl (common/nl.h). */
+extern const struct uk_kernel_ops uk_kernel_netlink;
+
 enum uk_daemon_state {
 	UK_STATE_STARTING,
 	UK_STATE_WAITING,	/* for the family to appear */
@@ -33,6 +46,7 @@ struct uk_daemon {
 	uint64_t started_ns;	/* CLOCK_MONOTONIC */
 
 	/* netlink */
+	const struct uk_kernel_ops *kernel;
 	struct uk_nl *nl;
 	sd_event_source *events_src;
 	sd_event_source *ctrl_src;	/* controller notifications */
@@ -41,6 +55,12 @@ struct uk_daemon {
 	bool resync_wanted;
 	uint64_t refreshed_ns;		/* last re-sync for a control request */
 	char last_error[256];
+
+	/* the kernel's status as last read (re-syncs, status requests) */
+	struct uk_status kstatus;
+	int kstatus_err;		/* 0, or why it could not be read */
+	char kstatus_why[256];
+	uint64_t kstatus_ns;		/* when, CLOCK_MONOTONIC; 0: never */
 
 	/* timers */
 	sd_event_source *summary_timer;
@@ -55,12 +75,16 @@ struct uk_daemon {
 };
 
 const char *uk_daemon_state_name(enum uk_daemon_state s);
+/* Fires in @usec, or never for 0 (a NULL source is fine). */
+void uk_daemon_arm_timer(sd_event_source *s, uint64_t usec);
 
 /* source.c: the kernel family */
 int uk_source_start(struct uk_daemon *d);
 void uk_source_stop(struct uk_daemon *d);
 /* Re-read the kernel's status and per-site totals; 0 or -errno. */
 int uk_source_resync(struct uk_daemon *d);
+/* Re-read the kernel's status alone into d->kstatus; 0 or -errno. */
+int uk_source_status(struct uk_daemon *d);
 /* Read what the events socket holds now: true if a batch's worth is left. */
 bool uk_source_drain(struct uk_daemon *d);
 

@@ -2,7 +2,9 @@
 /*
  * The control-socket commands of uaccessd (docs/control-protocol.md):
  * status, sites, reset, reload.  status and sites re-read the kernel's
- * totals first, so what they show is exact at the time of the request.
+ * counters first for root; for everyone else at most every
+ * UK_REFRESH_NS, whatever the rate of requests, and the reply says how
+ * old they are.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -38,23 +40,29 @@ static void refresh(struct uk_daemon *d, const struct uk_ctl_request *req)
 	uk_source_resync(d);
 }
 
-static void kernel_json(struct uk_daemon *d, struct uk_json *j)
+static void kernel_json(struct uk_daemon *d, const struct uk_ctl_request *req,
+			struct uk_json *j)
 {
-	struct uk_status st;
-	char why[256] = "";
-	int r = -ENOTCONN;
+	uint64_t now = uk_time_now_ns();
+	bool available;
 
-	if (d->nl)
-		r = uk_nl_get_status(d->nl, &st, why, sizeof(why));
+	if (d->nl && (req->peer->uid == 0 || !d->kstatus_ns ||
+		      now - d->kstatus_ns >= UK_REFRESH_NS))
+		uk_source_status(d);
+	now = uk_time_now_ns();
+	available = d->nl && d->kstatus_ns && !d->kstatus_err;
 	uk_json_key(j, "kernel");
 	uk_json_object_begin(j);
-	uk_json_kv_bool(j, "available", r == 0);
-	if (r == 0) {
-		uk_pipeline_kernel_status(&d->pipe, &st);
-		uk_fields_json(j, uk_status_fields, &st);
+	uk_json_kv_bool(j, "available", available);
+	if (available) {
+		uk_json_kv_u64(j, "age_ms",
+			       (now - d->kstatus_ns) / UK_NSEC_PER_MSEC);
+		uk_fields_json(j, uk_status_fields, &d->kstatus);
 	} else {
-		uk_json_kv_str(j, "error", why[0] ? why :
-			       d->last_error[0] ? d->last_error : strerror(-r));
+		uk_json_kv_str(j, "error",
+			       d->nl && d->kstatus_why[0] ? d->kstatus_why :
+			       d->last_error[0] ? d->last_error :
+			       strerror(ENOTCONN));
 	}
 	uk_json_object_end(j);
 }
@@ -67,7 +75,7 @@ static int ctl_status(void *ctx, const struct uk_ctl_request *req,
 	/* get-status alone: the per-site totals are not in this reply. */
 	if (d->nl)
 		uk_source_drain(d);
-	kernel_json(d, j);
+	kernel_json(d, req, j);
 	uk_json_key(j, "daemon");
 	uk_json_object_begin(j);
 	uk_json_kv_str(j, "state", uk_daemon_state_name(d->state));

@@ -34,17 +34,43 @@ static int sync_cb(const struct uk_site *site, void *data)
 	return 0;
 }
 
-int uk_source_resync(struct uk_daemon *d)
+const struct uk_kernel_ops uk_kernel_netlink = {
+	.get_status = uk_nl_get_status,
+	.dump_sites = uk_nl_dump_sites,
+	.events_recv = uk_nl_events_recv,
+};
+
+int uk_source_status(struct uk_daemon *d)
 {
 	struct uk_status st;
+	char why[sizeof(d->kstatus_why)] = "";
+	int r;
+
+	if (!d->nl)
+		return -ENOTCONN;
+	r = d->kernel->get_status(d->nl, &st, why, sizeof(why));
+	d->kstatus_ns = uk_time_now_ns();
+	d->kstatus_err = r;
+	snprintf(d->kstatus_why, sizeof(d->kstatus_why), "%s",
+		 why[0] || r == 0 ? why : strerror(-r));
+	if (r == 0) {
+		d->kstatus = st;
+		uk_pipeline_kernel_status(&d->pipe, &st);
+	}
+	return r;
+}
+
+int uk_source_resync(struct uk_daemon *d)
+{
 	char why[256];
 	int r;
 
 	if (!d->nl)
 		return -ENOTCONN;
-	r = uk_nl_get_status(d->nl, &st, why, sizeof(why));
+	r = uk_source_status(d);
+	snprintf(why, sizeof(why), "%s", d->kstatus_why);
 	if (r == 0)
-		r = uk_nl_dump_sites(d->nl, sync_cb, d, why, sizeof(why));
+		r = d->kernel->dump_sites(d->nl, sync_cb, d, why, sizeof(why));
 	if (r < 0) {
 		char msg[sizeof(d->last_error)];
 
@@ -58,7 +84,6 @@ int uk_source_resync(struct uk_daemon *d)
 		}
 		return r;
 	}
-	uk_pipeline_kernel_status(&d->pipe, &st);
 	d->pipe.resyncs++;
 	return 0;
 }
@@ -70,7 +95,7 @@ bool uk_source_drain(struct uk_daemon *d)
 	ssize_t n;
 
 	for (i = 0; d->nl && i < UK_DRAIN_BATCH; i++) {
-		n = uk_nl_events_recv(d->nl, buf, sizeof(buf));
+		n = d->kernel->events_recv(d->nl, buf, sizeof(buf));
 		if (n == -EAGAIN)
 			return false;
 		if (n == -ENOBUFS) {

@@ -29,20 +29,6 @@
 
 #define UK_STATUS_USEC		(2 * UK_USEC_PER_SEC)
 
-static const char *const uk_state_names[] = {
-	[UK_STATE_STARTING] = "starting",
-	[UK_STATE_WAITING] = "waiting-for-kernel",
-	[UK_STATE_SUBSCRIBED] = "subscribed",
-	[UK_STATE_REPLAY] = "replaying",
-	[UK_STATE_REPLAY_DONE] = "replayed",
-};
-
-const char *uk_daemon_state_name(enum uk_daemon_state s)
-{
-	return s < ARRAY_SIZE(uk_state_names) ?
-		uk_state_names[s] : "unknown";
-}
-
 static void log_msg(int level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -56,56 +42,6 @@ static void log_msg(int level, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-}
-
-static void arm_timer(sd_event_source *s, uint64_t usec)
-{
-	if (!s)
-		return;
-	if (!usec) {
-		sd_event_source_set_enabled(s, SD_EVENT_OFF);
-		return;
-	}
-	sd_event_source_set_time_relative(s, usec);
-	sd_event_source_set_enabled(s, SD_EVENT_ON);
-}
-
-int uk_daemon_reload(struct uk_daemon *d, char *err, size_t errlen)
-{
-	struct uk_config cfg, old;
-	int r;
-
-	r = uk_config_load(d->config_path, &cfg, err, errlen);
-	if (r < 0) {
-		d->reload_failures++;
-		uk_journal_health(&d->pipe.journal, LOG_ERR, "reload-failed",
-				  "configuration not reloaded, the old one stays: %s",
-				  err);
-		return r;
-	}
-	old = d->cfg;
-	d->cfg = cfg;
-	r = uk_pipeline_set_config(&d->pipe, &d->cfg);
-	if (r == 0 && cfg.rcvbuf != old.rcvbuf && d->nl)
-		r = uk_nl_events_rcvbuf(d->nl, (int)cfg.rcvbuf);
-	if (r < 0) {
-		d->cfg = old;
-		uk_config_free(&cfg);
-		snprintf(err, errlen, "%s: rejected by the aggregator: %s",
-			 d->config_path, strerror(-r));
-		d->reload_failures++;
-		uk_journal_health(&d->pipe.journal, LOG_ERR, "reload-failed",
-				  "%s", err);
-		return r;
-	}
-	uk_config_free(&old);
-	d->reloads++;
-	arm_timer(d->summary_timer, d->cfg.summary_interval_usec);
-	arm_timer(d->periodic_resync, d->cfg.resync_interval_usec);
-	uk_journal_health(&d->pipe.journal, LOG_INFO, "reloaded",
-			  "configuration reloaded from %s%s", d->config_path,
-			  d->cfg.missing ? " (missing: defaults)" : "");
-	return 0;
 }
 
 static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si,
@@ -146,7 +82,7 @@ static int on_summary(sd_event_source *s, uint64_t usec, void *userdata)
 	struct uk_daemon *d = userdata;
 
 	uk_pipeline_flush(&d->pipe);
-	arm_timer(s, d->cfg.summary_interval_usec);
+	uk_daemon_arm_timer(s, d->cfg.summary_interval_usec);
 	return 0;
 }
 
@@ -159,7 +95,7 @@ static int on_periodic_resync(sd_event_source *s, uint64_t usec,
 		uk_source_drain(d);
 		uk_source_resync(d);
 	}
-	arm_timer(s, d->cfg.resync_interval_usec);
+	uk_daemon_arm_timer(s, d->cfg.resync_interval_usec);
 	return 0;
 }
 
@@ -173,7 +109,7 @@ static int on_status(sd_event_source *s, uint64_t usec, void *userdata)
 		   uk_daemon_state_name(d->state), d->pipe.events,
 		   d->pipe.journaled, uk_pipeline_lost(&d->pipe),
 		   d->pipe.overruns);
-	arm_timer(s, UK_STATUS_USEC);
+	uk_daemon_arm_timer(s, UK_STATUS_USEC);
 	return 0;
 }
 
@@ -308,7 +244,9 @@ int main(int argc, char **argv)
 		{}
 	};
 	const char *control = UK_CTL_SOCKET_PATH, *replay_path = NULL;
-	struct uk_daemon d = { .config_path = UK_CONFIG_PATH };
+	struct uk_daemon d = {
+		.config_path = UK_CONFIG_PATH, .kernel = &uk_kernel_netlink,
+	};
 	bool exit_after_replay = false;
 	char err[512];
 	sigset_t ss;
@@ -389,7 +327,7 @@ int main(int argc, char **argv)
 					    CLOCK_MONOTONIC, UK_STATUS_USEC, 0,
 					    on_status, &d)) < 0)
 		goto fail;
-	arm_timer(d.periodic_resync, d.cfg.resync_interval_usec);
+	uk_daemon_arm_timer(d.periodic_resync, d.cfg.resync_interval_usec);
 
 	r = setup_control(&d, control);
 	if (r < 0) {

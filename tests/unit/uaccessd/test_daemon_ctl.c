@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uaccessd's control commands against a fake kernel (daemon/uaccessd/
+ * daemon_ctl.c, source.c): a loop of status requests from an unprivileged
+ * client costs the kernel one get-status per UK_REFRESH_NS, not one per
+ * request, and the reply says how old the counters are; root's requests
+ * read the kernel every time; a kernel that fails is reported.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <cmocka.h>
+
+#include "common/json.h"
+#include "common/time.h"
+#include "uaccessd/daemon.h"
+
+static struct {
+	unsigned int get_status;
+	int err;
+	uint64_t hits;
+} kernel;
+
+static int fake_get_status(struct uk_nl *nl, struct uk_status *st,
+			   char *why, size_t whylen)
+{
+	kernel.get_status++;
+	if (kernel.err) {
+		snprintf(why, whylen, "the kernel said no");
+		return kernel.err;
+	}
+	memset(st, 0, sizeof(*st));
+	st->mode = UACCESS_KADDR_MODE_REPORT;
+	st->hits_precheck = kernel.hits;
+	st->present = 1ULL << UACCESS_KADDR_A_STATUS_MODE |
+		      1ULL << UACCESS_KADDR_A_STATUS_HITS_PRECHECK;
+	return 0;
+}
+
+static int fake_dump_sites(struct uk_nl *nl,
+			   int (*cb)(const struct uk_site *site, void *data),
+			   void *data, char *why, size_t whylen)
+{
+	return 0;
+}
+
+static ssize_t fake_events_recv(struct uk_nl *nl, void *buf, size_t len)
+{
+	return -EAGAIN;
+}
+
+static const struct uk_kernel_ops fake_kernel = {
+	.get_status = fake_get_status,
+	.dump_sites = fake_dump_sites,
+	.events_recv = fake_events_recv,
+};
+
+static int discard(const struct iovec *iov, int n)
+{
+	return 0;
+}
+
+static struct uk_daemon d;
+static int nl_token;
+
+static int setup(void **state)
+{
+	memset(&kernel, 0, sizeof(kernel));
+	memset(&d, 0, sizeof(d));
+	uk_config_defaults(&d.cfg);
+	assert_int_equal(uk_pipeline_init(&d.pipe, &d.cfg), 0);
+	d.pipe.journal.sendv = discard;
+	d.kernel = &fake_kernel;
+	d.nl = (struct uk_nl *)&nl_token;
+	d.state = UK_STATE_SUBSCRIBED;
+	d.started_ns = uk_time_now_ns();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	uk_pipeline_free(&d.pipe);
+	uk_config_free(&d.cfg);
+	return 0;
+}
+
+/* The "kernel" object of a status reply to @uid. */
+static struct uk_json_value *status(uid_t uid)
+{
+	static const char req[] = "{\"cmd\":\"status\"}";
+	struct uk_peer peer = { .pid = 1, .uid = uid, .gid = uid };
+	struct uk_json_value *v;
+	char *reply;
+	size_t len;
+
+	assert_int_equal(uk_ctl_handle(&uk_daemon_ctl_ops, &d, &peer, req,
+				       sizeof(req) - 1, &reply, &len), 0);
+	assert_int_equal(uk_json_parse(reply, len, &v, NULL, 0), 0);
+	uk_ctl_reply_free(reply);
+	return v;
+}
+
+static uint64_t kernel_u64(const struct uk_json_value *v, const char *key)
+{
+	uint64_t u = UINT64_MAX;
+
+	assert_int_equal(uk_json_get_u64(uk_json_object_get(
+			 uk_json_object_get(v, "kernel"), key), &u), 0);
+	return u;
+}
+
+static bool available(const struct uk_json_value *v)
+{
+	bool b = false;
+
+	assert_int_equal(uk_json_get_bool(uk_json_object_get(
+			 uk_json_object_get(v, "kernel"), "available"), &b), 0);
+	return b;
+}
+
+static void unprivileged_requests_share_one_reading(void **state)
+{
+	struct uk_json_value *v;
+	int i;
+
+	kernel.hits = 7;
+	for (i = 0; i < 50; i++) {
+		v = status(1000);
+		assert_true(available(v));
+		assert_int_equal(kernel_u64(v, "hits_precheck"), 7);
+		assert_true(kernel_u64(v, "age_ms") < 2000);
+		uk_json_value_free(v);
+		kernel.hits++;	/* unseen until the next reading */
+	}
+	assert_int_equal(kernel.get_status, 1);
+	/* once the reading is UK_REFRESH_NS old, the next one reads again */
+	d.kstatus_ns -= 3 * UK_NSEC_PER_SEC;
+	v = status(1000);
+	assert_int_equal(kernel.get_status, 2);
+	assert_int_equal(kernel_u64(v, "hits_precheck"), 57);
+	assert_true(kernel_u64(v, "age_ms") < 2000);
+	uk_json_value_free(v);
+}
+
+static void root_reads_the_kernel_every_time(void **state)
+{
+	struct uk_json_value *v;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		kernel.hits = (uint64_t)i;
+		v = status(0);
+		assert_int_equal(kernel_u64(v, "hits_precheck"), (uint64_t)i);
+		uk_json_value_free(v);
+	}
+	assert_int_equal(kernel.get_status, 5);
+}
+
+static void a_failing_kernel_is_reported(void **state)
+{
+	const char *err = NULL;
+	struct uk_json_value *v;
+
+	kernel.err = -EIO;
+	v = status(1000);
+	assert_false(available(v));
+	assert_int_equal(uk_json_get_str(uk_json_object_get(
+			 uk_json_object_get(v, "kernel"), "error"), &err), 0);
+	assert_string_equal(err, "the kernel said no");
+	uk_json_value_free(v);
+	/* and not asked again at every request either */
+	uk_json_value_free(status(1000));
+	assert_int_equal(kernel.get_status, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest daemon_ctl[] = {
+		cmocka_unit_test_setup_teardown(
+			unprivileged_requests_share_one_reading, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			root_reads_the_kernel_every_time, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			a_failing_kernel_is_reported, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(daemon_ctl, NULL, NULL);
+}
