@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The table of `uaccessctl list`: one row per entry, padded columns, a
+ * HOSTNAME column when the entries come from several machines.
+ */
+#ifndef UK_LIST_H
+#define UK_LIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "entry.h"
+
+enum {
+	UK_LIST_TIME,
+	UK_LIST_HOSTNAME,
+	UK_LIST_PID,
+	UK_LIST_COMM,
+	UK_LIST_HELPER,
+	UK_LIST_DIR,
+	UK_LIST_ADDRESS,
+	UK_LIST_SITE,
+	UK_LIST_KIND,
+	UK_LIST_COLUMNS,
+};
+
+struct uk_list_row {
+	char *cell[UK_LIST_COLUMNS];
+	char *machine;		/* _MACHINE_ID, or _HOSTNAME without one */
+};
+
+struct uk_list_table {
+	struct uk_list_row *rows;
+	size_t n, cap;
+};
+
+void uk_list_table_init(struct uk_list_table *t);
+void uk_list_table_release(struct uk_list_table *t);
+/* A row for @e, its cells made printable; -ENOMEM. */
+int uk_list_table_add(struct uk_list_table *t, const struct uk_entry *e);
+/* Do the rows come from more than one machine (the HOSTNAME column)? */
+bool uk_list_table_fleet(const struct uk_list_table *t);
+/*
+ * The table, columns padded to their widest cell; HOSTNAME only when the
+ * rows come from several machines; with @legend a header line first and
+ * an "N entries listed." footer.  Returns 0 or -EIO.
+ */
+int uk_list_table_print(const struct uk_list_table *t, FILE *f, bool legend);
+
+#endif /* UK_LIST_H */

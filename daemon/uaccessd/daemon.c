@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/* uaccessd's state, see daemon.h: its names, its timers, reloading. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "common/util.h"
+#include "daemon.h"
+
+static const char *const uk_state_names[] = {
+	[UK_STATE_STARTING] = "starting",
+	[UK_STATE_WAITING] = "waiting-for-kernel",
+	[UK_STATE_SUBSCRIBED] = "subscribed",
+	[UK_STATE_REPLAY] = "replaying",
+	[UK_STATE_REPLAY_DONE] = "replayed",
+};
+
+const char *uk_daemon_state_name(enum uk_daemon_state s)
+{
+	return s < ARRAY_SIZE(uk_state_names) ?
+		uk_state_names[s] : "unknown";
+}
+
+void uk_daemon_arm_timer(sd_event_source *s, uint64_t usec)
+{
+	if (!s)
+		return;
+	if (!usec) {
+		sd_event_source_set_enabled(s, SD_EVENT_OFF);
+		return;
+	}
+	sd_event_source_set_time_relative(s, usec);
+	sd_event_source_set_enabled(s, SD_EVENT_ON);
+}
+
+int uk_daemon_reload(struct uk_daemon *d, char *err, size_t errlen)
+{
+	struct uk_config cfg, old;
+	int r;
+
+	r = uk_config_load(d->config_path, &cfg, err, errlen);
+	if (r < 0) {
+		d->reload_failures++;
+		uk_journal_health(&d->pipe.journal, LOG_ERR, "reload-failed",
+				  "configuration not reloaded, the old one stays: %s",
+				  err);
+		return r;
+	}
+	old = d->cfg;
+	d->cfg = cfg;
+	r = uk_pipeline_set_config(&d->pipe, &d->cfg);
+	if (r == 0 && cfg.rcvbuf != old.rcvbuf && d->nl)
+		r = uk_nl_events_rcvbuf(d->nl, (int)cfg.rcvbuf);
+	if (r < 0) {
+		d->cfg = old;
+		uk_config_free(&cfg);
+		snprintf(err, errlen, "%s: rejected by the aggregator: %s",
+			 d->config_path, strerror(-r));
+		d->reload_failures++;
+		uk_journal_health(&d->pipe.journal, LOG_ERR, "reload-failed",
+				  "%s", err);
+		return r;
+	}
+	uk_config_free(&old);
+	d->reloads++;
+	uk_daemon_arm_timer(d->summary_timer, d->cfg.summary_interval_usec);
+	uk_daemon_arm_timer(d->periodic_resync, d->cfg.resync_interval_usec);
+	uk_journal_health(&d->pipe.journal, LOG_INFO, "reloaded",
+			  "configuration reloaded from %s%s", d->config_path,
+			  d->cfg.missing ? " (missing: defaults)" : "");
+	return 0;
+}
