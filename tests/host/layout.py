@@ -8,6 +8,8 @@
   tests/unit/PART/    includes the headers of PART and common/ only (it is
                       linked with PART's library alone); tests/support/ is
                       shared and includes common/ only
+  and no source file there is one git ignores (it would build here and be
+  missing from a clone)
 
 A rule's violations are listed under its "not ok" line.  The checker first
 runs on small trees made to break each rule, so that a checker that cannot
@@ -15,6 +17,7 @@ fail does not pass.
 """
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
@@ -103,6 +106,19 @@ def check_support(tree):
     return bad
 
 
+def check_ignored_sources(tree):
+    """A source file that git ignores builds here and is missing in a clone."""
+    try:
+        out = subprocess.run(['git', '-C', tree, 'ls-files', '--others',
+                              '--ignored', '--exclude-standard', '--',
+                              'daemon', 'tests'],
+                             capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    return [f'{f}: ignored by git' for f in out.splitlines()
+            if f.endswith(('.c', '.h', '.py', '.sh', '.t'))]
+
+
 def rules(tree):
     out = []
     for part in PARTS:
@@ -117,6 +133,8 @@ def rules(tree):
                     check_tests(tree, part)))
     out.append(('tests/support/ includes only common/ and its own headers',
                 check_support(tree)))
+    out.append(('no source file under daemon/ or tests/ is ignored by git',
+                check_ignored_sources(tree)))
     return out
 
 
