@@ -501,50 +501,53 @@ err:
 }
 
 /* Is @nlh a controller message about our family, and which way? */
-static int ctrl_about_us(const struct nlmsghdr *nlh, size_t len)
+static enum uk_nl_family_change ctrl_about_us(const struct nlmsghdr *nlh,
+					      size_t len)
 {
 	const struct genlmsghdr *g;
 	const struct nlattr *nla;
 	int rem;
 
 	if (nlh->nlmsg_type != GENL_ID_CTRL || len < NLMSG_HDRLEN + GENL_HDRLEN)
-		return 0;
+		return UK_NL_FAMILY_NONE;
 	g = NLMSG_DATA(nlh);
 	if (g->cmd != CTRL_CMD_NEWFAMILY && g->cmd != CTRL_CMD_DELFAMILY &&
 	    g->cmd != CTRL_CMD_NEWMCAST_GRP)
-		return 0;
+		return UK_NL_FAMILY_NONE;
 	nla_for_each_attr(nla, (const struct nlattr *)((const char *)g + GENL_HDRLEN),
 			  (int)(nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN), rem) {
 		if (nla_type(nla) == CTRL_ATTR_FAMILY_NAME &&
 		    nla_len(nla) == sizeof(UACCESS_KADDR_FAMILY_NAME) &&
 		    !memcmp(nla_data(nla), UACCESS_KADDR_FAMILY_NAME,
 			    sizeof(UACCESS_KADDR_FAMILY_NAME)))
-			return g->cmd == CTRL_CMD_DELFAMILY ? 2 : 1;
+			return g->cmd == CTRL_CMD_DELFAMILY ?
+			       UK_NL_FAMILY_GONE : UK_NL_FAMILY_NEW;
 	}
-	return 0;
+	return UK_NL_FAMILY_NONE;
 }
 
 static int ctrl_message(const struct nlmsghdr *nlh, size_t len, void *data)
 {
-	int *ret = data, about = ctrl_about_us(nlh, len);
+	enum uk_nl_family_change *change = data;
+	enum uk_nl_family_change about = ctrl_about_us(nlh, len);
 
-	if (about)
-		*ret = about;
+	if (about != UK_NL_FAMILY_NONE)
+		*change = about;
 	return 0;
 }
 
-int uk_nl_ctrl_recv(int fd)
+int uk_nl_ctrl_recv(int fd, enum uk_nl_family_change *change)
 {
 	char buf[8192] __attribute__((aligned(NLMSG_ALIGNTO)));
-	int ret = 0;
 	ssize_t n;
 
+	*change = UK_NL_FAMILY_NONE;
 	n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
 	if (n < 0)
 		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
 	/* A malformed tail ends the walk: what came before it counts. */
-	uk_nl_walk(buf, (size_t)n, ctrl_message, &ret, NULL, 0);
-	return ret;
+	uk_nl_walk(buf, (size_t)n, ctrl_message, change, NULL, 0);
+	return 0;
 }
 
 int uk_nl_walk(const void *buf, size_t len,

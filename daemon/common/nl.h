@@ -60,13 +60,19 @@ ssize_t uk_nl_events_recv(struct uk_nl *nl, void *buf, size_t len);
 
 /*
  * A socket on the controller's "notify" group, to learn when the family
- * appears or goes.  Non-blocking; returns its fd.  uk_nl_ctrl_recv()
- * returns 1 when a datagram announced the uaccess_kaddr family (new family
- * or new multicast group), 2 when it announced its removal, 0 for
- * anything else, -EAGAIN when there is nothing to read.
+ * appears or goes.  Non-blocking; returns its fd.
  */
 int uk_nl_ctrl_open(void);
-int uk_nl_ctrl_recv(int fd);
+
+/* What a controller datagram said of the uaccess_kaddr family. */
+enum uk_nl_family_change {
+	UK_NL_FAMILY_NONE,	/* nothing about it */
+	UK_NL_FAMILY_NEW,	/* new family or new multicast group */
+	UK_NL_FAMILY_GONE,	/* removed */
+};
+
+/* One datagram of @fd into *change: 0, -EAGAIN when none is queued. */
+int uk_nl_ctrl_recv(int fd, enum uk_nl_family_change *change);
 
 /* The largest datagram the family sends, for receive buffers. */
 #define UK_NL_BUFSIZE	65536

@@ -454,11 +454,20 @@ void uk_pipeline_kernel_status(struct uk_pipeline *p,
 
 void uk_pipeline_sync_site(struct uk_pipeline *p, const struct uk_site *s)
 {
+	int r;
+
 	/* A slot the kernel keeps after a reset, never hit since: no site. */
 	if (!s->count && !uk_agg_find(p->agg, s->site_ip, s->kind, s->helper,
 				      s->direction))
 		return;
-	uk_agg_sync_site(p->agg, s, NULL);
+	r = uk_agg_sync_site(p->agg, s, NULL);
+	if (r < 0) {
+		snprintf(p->last_malformed, sizeof(p->last_malformed),
+			 "dump-sites reply of site %" PRIu32 " not merged: %s",
+			 s->site_id, strerror(-r));
+		/* No sequence number: it leaves no gap to explain. */
+		malformed(p, false, uk_time_now_ns());
+	}
 }
 
 void uk_pipeline_kernel_reset(struct uk_pipeline *p,

@@ -100,7 +100,10 @@ void uk_pipeline_overrun(struct uk_pipeline *p);
  */
 void uk_pipeline_kernel_status(struct uk_pipeline *p,
 			       const struct uk_status *st);
-/* One dump-sites reply of a re-sync. */
+/*
+ * One dump-sites reply of a re-sync; one the table cannot take (no site
+ * key, no memory) counts as a malformed message.
+ */
 void uk_pipeline_sync_site(struct uk_pipeline *p, const struct uk_site *s);
 /*
  * The kernel counters were reset through this daemon; @old holds them as

@@ -229,15 +229,16 @@ static int on_ctrl(sd_event_source *s, int fd, uint32_t revents,
 		   void *userdata)
 {
 	struct uk_daemon *d = userdata;
+	enum uk_nl_family_change change;
 	int r;
 
-	while ((r = uk_nl_ctrl_recv(fd)) != -EAGAIN) {
-		if (r == 1 && !d->nl) {
+	while ((r = uk_nl_ctrl_recv(fd, &change)) != -EAGAIN) {
+		if (r == 0 && change == UK_NL_FAMILY_NEW && !d->nl) {
 			uk_journal_health(&d->pipe.journal, LOG_INFO,
 					  "family-appeared",
 					  "the uaccess_kaddr family appeared");
 			try_subscribe(d);
-		} else if (r == 2 && d->nl) {
+		} else if (r == 0 && change == UK_NL_FAMILY_GONE && d->nl) {
 			stop_events(d);
 			d->state = UK_STATE_WAITING;
 			uk_journal_health(&d->pipe.journal, LOG_WARNING,

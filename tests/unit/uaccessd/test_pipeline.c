@@ -1240,6 +1240,28 @@ static void dump_sites_reply_is_merged_into_the_table(void **state)
 	assert_non_null(s);
 	assert_int_equal(s->count, 40);
 	assert_int_equal(rec.n, 0);
+	assert_int_equal(pl.malformed, 0);
+}
+
+/* A reply the table cannot take is a lost message, counted and named. */
+static void dump_sites_reply_not_merged_is_malformed(void **state)
+{
+	struct uk_site ks;
+
+	start(NULL);
+	memset(&ks, 0, sizeof(ks));
+	ks.site_id = 4;
+	ks.site_ip = 0xffffffff81000100ULL;
+	ks.count = 7;		/* no kind, helper or direction: no site key */
+	ks.present = (1ULL << UACCESS_KADDR_A_SITE_SITE_ID) |
+		     (1ULL << UACCESS_KADDR_A_SITE_SITE_IP) |
+		     (1ULL << UACCESS_KADDR_A_SITE_COUNT);
+	uk_pipeline_sync_site(&pl, &ks);
+	assert_int_equal(pl.malformed, 1);
+	assert_int_equal(pl.malformed_noseq, 0);
+	assert_non_null(strstr(pl.last_malformed,
+			       "dump-sites reply of site 4 not merged"));
+	assert_null(uk_agg_find(pl.agg, ks.site_ip, 0, 0, 0));
 }
 
 /* ---- JSON and configuration ---- */
@@ -1496,6 +1518,7 @@ int main(void)
 		T(event_the_aggregator_refuses_is_a_malformed_loss),
 		T(evicted_sites_are_reported_at_flush),
 		T(dump_sites_reply_is_merged_into_the_table),
+		T(dump_sites_reply_not_merged_is_malformed),
 		T(json_numbers_are_the_counters),
 		T(json_has_no_journal_error_before_one),
 		T(set_config_with_bad_values_changes_nothing),
