@@ -20,157 +20,13 @@
 #include "common/event.h"
 #include "uaccessd/journal.h"
 #include "common/util.h"
+#include "journal_rec.h"
 
-#define REC_ENTRIES	64
-#define REC_FIELDS	80
-#define REC_PLAN	16
 #define ALL_EVENT_ATTRS	(((1ULL << (UACCESS_KADDR_A_EVENT_MAX + 1)) - 1) & ~1ULL)
 
-/* ---- the recording sendv() ---- */
-
-struct rec_field {
-	char *key;
-	char *val;
-	size_t len;		/* of val, which may hold newlines */
-};
-
-struct rec_entry {
-	int n;
-	struct rec_field f[REC_FIELDS];
-};
-
-static struct {
-	struct rec_entry e[REC_ENTRIES];
-	int n;				/* entries of the sends that succeeded */
-	unsigned int calls;		/* sends, failed or not */
-	int plan[REC_PLAN];		/* results of the next sends */
-	int plan_n, plan_pos;
-	char bad[256];			/* first invalid entry seen */
-} rec;
-
-static void rec_reset(void)
+static void assert_no_field(const struct uk_rec_entry *e, const char *key)
 {
-	int i, k;
-
-	for (i = 0; i < rec.n; i++)
-		for (k = 0; k < rec.e[i].n; k++) {
-			free(rec.e[i].f[k].key);
-			free(rec.e[i].f[k].val);
-		}
-	memset(&rec, 0, sizeof(rec));
-}
-
-/* The next @n sends return @r (a negative errno, or 0). */
-static void rec_plan(int r, int n)
-{
-	while (n-- > 0) {
-		assert_true(rec.plan_n < REC_PLAN);
-		rec.plan[rec.plan_n++] = r;
-	}
-}
-
-/* journald's rule: [A-Z0-9_], not starting with '_' or a digit, <= 64. */
-static bool valid_key(const char *k, size_t n)
-{
-	size_t i;
-
-	if (!n || n > 64 || k[0] == '_' || (k[0] >= '0' && k[0] <= '9'))
-		return false;
-	for (i = 0; i < n; i++)
-		if (!((k[i] >= 'A' && k[i] <= 'Z') ||
-		      (k[i] >= '0' && k[i] <= '9') || k[i] == '_'))
-			return false;
-	return true;
-}
-
-static int rec_sendv(const struct iovec *iov, int n)
-{
-	struct rec_entry *e;
-	int i, r = 0;
-
-	rec.calls++;
-	if (rec.plan_pos < rec.plan_n)
-		r = rec.plan[rec.plan_pos++];
-	if (r < 0)
-		return r;
-	if (rec.n >= REC_ENTRIES || n > REC_FIELDS) {
-		snprintf(rec.bad, sizeof(rec.bad), "too many entries or fields");
-		return 0;
-	}
-	e = &rec.e[rec.n++];
-	for (i = 0; i < n; i++) {
-		const char *base = iov[i].iov_base;
-		const char *eq = memchr(base, '=', iov[i].iov_len);
-		size_t kn, vn;
-
-		if (!eq || !valid_key(base, (size_t)(eq - base))) {
-			if (!rec.bad[0])
-				snprintf(rec.bad, sizeof(rec.bad),
-					 "entry %d field %d: \"%.*s\" is not KEY=value",
-					 rec.n - 1, i, (int)iov[i].iov_len,
-					 base);
-			continue;
-		}
-		kn = (size_t)(eq - base);
-		vn = iov[i].iov_len - kn - 1;
-		if (memchr(eq + 1, '\0', vn) && !rec.bad[0])
-			snprintf(rec.bad, sizeof(rec.bad),
-				 "field %.*s holds a NUL byte", (int)kn, base);
-		e->f[e->n].key = strndup(base, kn);
-		e->f[e->n].val = malloc(vn + 1);
-		assert_non_null(e->f[e->n].key);
-		assert_non_null(e->f[e->n].val);
-		memcpy(e->f[e->n].val, eq + 1, vn);
-		e->f[e->n].val[vn] = '\0';
-		e->f[e->n].len = vn;
-		e->n++;
-	}
-	return 0;
-}
-
-static const struct rec_entry *entry(int i)
-{
-	if (i >= rec.n)
-		fail_msg("entry %d: only %d recorded", i, rec.n);
-	return &rec.e[i];
-}
-
-static int key_count(const struct rec_entry *e, const char *key)
-{
-	int i, c = 0;
-
-	for (i = 0; i < e->n; i++)
-		c += !strcmp(e->f[i].key, key);
-	return c;
-}
-
-/* The value of @key, NULL if absent; a repeated key fails. */
-static const char *val(const struct rec_entry *e, const char *key)
-{
-	int i, c = key_count(e, key);
-
-	if (c > 1)
-		fail_msg("field %s appears %d times", key, c);
-	for (i = 0; i < e->n; i++)
-		if (!strcmp(e->f[i].key, key))
-			return e->f[i].val;
-	return NULL;
-}
-
-static void assert_val(const struct rec_entry *e, const char *key,
-		       const char *want)
-{
-	const char *v = val(e, key);
-
-	if (!v)
-		fail_msg("field %s missing, expected \"%s\"", key, want);
-	if (strcmp(v, want))
-		fail_msg("field %s: expected \"%s\", got \"%s\"", key, want, v);
-}
-
-static void assert_no_field(const struct rec_entry *e, const char *key)
-{
-	const char *v = val(e, key);
+	const char *v = uk_rec_val(e, key);
 
 	if (v)
 		fail_msg("field %s: expected none, got \"%s\"", key, v);
@@ -181,22 +37,22 @@ static struct uk_journal *journal_new(void)
 	static struct uk_journal j;
 
 	uk_journal_init(&j);
-	j.sendv = rec_sendv;
+	j.sendv = uk_rec_sendv;
 	return &j;
 }
 
 static int setup(void **state)
 {
-	rec_reset();
+	uk_rec_reset();
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	char bad[sizeof(rec.bad)];
+	char bad[sizeof(uk_rec.bad)];
 
-	snprintf(bad, sizeof(bad), "%s", rec.bad);
-	rec_reset();
+	snprintf(bad, sizeof(bad), "%s", uk_rec.bad);
+	uk_rec_reset();
 	if (bad[0]) {
 		print_error("invalid journal entry: %s\n", bad);
 		return -1;
@@ -281,37 +137,37 @@ static const struct {
 	{ UACCESS_KADDR_A_EVENT_CONTEXT, "UACCESS_CONTEXT", "task" },
 };
 
-static const struct rec_entry *send_event(const struct uk_event *ev,
+static const struct uk_rec_entry *send_event(const struct uk_event *ev,
 					  uint64_t site_events)
 {
 	struct uk_journal *j = journal_new();
-	int before = rec.n;
+	int before = uk_rec.n;
 
 	assert_int_equal(uk_journal_event(j, ev, site_events), 0);
-	assert_int_equal(rec.n, before + 1);
+	assert_int_equal(uk_rec.n, before + 1);
 	assert_int_equal(j->sent, 1);
 	assert_int_equal(j->failed, 0);
-	return entry(before);
+	return uk_rec_entry(before);
 }
 
 static void event_has_every_present_attribute_as_its_field(void **state)
 {
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 	struct uk_event ev;
 	size_t i;
 
 	fill_event(&ev, 2);
 	e = send_event(&ev, 17);
 	for (i = 0; i < ARRAY_SIZE(event_want); i++)
-		assert_val(e, event_want[i].key, event_want[i].val);
-	assert_val(e, "MESSAGE_ID", UK_MSGID_EVENT);
-	assert_val(e, "PRIORITY", "4");
-	assert_val(e, "SYSLOG_IDENTIFIER", "uaccessd");
-	assert_val(e, "UACCESS_SITE_EVENTS", "17");
-	assert_val(e, "UACCESS_STACK_DEPTH", "2");
-	assert_non_null(val(e, "MESSAGE"));
-	assert_non_null(val(e, "UACCESS_STACK"));
-	assert_val(e, "UACCESS_SITE_FUNCTION", "vuln_ioctl");
+		uk_rec_assert_val(e, event_want[i].key, event_want[i].val);
+	uk_rec_assert_val(e, "MESSAGE_ID", UK_MSGID_EVENT);
+	uk_rec_assert_val(e, "PRIORITY", "4");
+	uk_rec_assert_val(e, "SYSLOG_IDENTIFIER", "uaccessd");
+	uk_rec_assert_val(e, "UACCESS_SITE_EVENTS", "17");
+	uk_rec_assert_val(e, "UACCESS_STACK_DEPTH", "2");
+	assert_non_null(uk_rec_val(e, "MESSAGE"));
+	assert_non_null(uk_rec_val(e, "UACCESS_STACK"));
+	uk_rec_assert_val(e, "UACCESS_SITE_FUNCTION", "vuln_ioctl");
 	/* 22 attributes, MESSAGE_ID PRIORITY SYSLOG_IDENTIFIER MESSAGE,
 	 * STACK STACK_DEPTH SITE_FUNCTION SITE_EVENTS: nothing else. */
 	assert_int_equal(e->n, ARRAY_SIZE(event_want) + 8);
@@ -337,12 +193,12 @@ static void every_event_field_of_the_table_is_expected(void **state)
 
 static void absent_attributes_give_no_field(void **state)
 {
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 	struct uk_event ev;
 	size_t i, k;
 
 	for (i = 0; i < ARRAY_SIZE(event_want); i++) {
-		rec_reset();
+		uk_rec_reset();
 		fill_event(&ev, 1);
 		ev.present &= ~(1ULL << event_want[i].attr);
 		e = send_event(&ev, 1);
@@ -350,13 +206,13 @@ static void absent_attributes_give_no_field(void **state)
 			if (k == i)
 				assert_no_field(e, event_want[k].key);
 			else
-				assert_val(e, event_want[k].key,
+				uk_rec_assert_val(e, event_want[k].key,
 					   event_want[k].val);
 		}
 	}
 
 	/* Nothing present: only the daemon's own fields. */
-	rec_reset();
+	uk_rec_reset();
 	fill_event(&ev, 0);
 	ev.present = 0;
 	e = send_event(&ev, 3);
@@ -364,24 +220,24 @@ static void absent_attributes_give_no_field(void **state)
 		assert_no_field(e, event_want[k].key);
 	assert_no_field(e, "UACCESS_STACK");
 	assert_no_field(e, "UACCESS_STACK_DEPTH");
-	assert_val(e, "UACCESS_SITE_EVENTS", "3");
+	uk_rec_assert_val(e, "UACCESS_SITE_EVENTS", "3");
 	assert_int_equal(e->n, 5);
 }
 
 static void message_says_what_where_and_who(void **state)
 {
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 	struct uk_event ev;
 
 	fill_event(&ev, 0);
 	e = send_event(&ev, 1);
-	assert_val(e, "MESSAGE",
+	uk_rec_assert_val(e, "MESSAGE",
 		   "__copy_from_user() from-user kernel address 0xffff888012345678 "
 		   "(kernel-mapped, fault) at vuln_ioctl+0x1c/0x80 [uk_test] "
 		   "by poc[1234], task context");
 
 	/* No task outside task context: no "by". */
-	rec_reset();
+	uk_rec_reset();
 	ev.present &= ~((1ULL << UACCESS_KADDR_A_EVENT_PID) |
 			(1ULL << UACCESS_KADDR_A_EVENT_TGID) |
 			(1ULL << UACCESS_KADDR_A_EVENT_COMM) |
@@ -393,25 +249,25 @@ static void message_says_what_where_and_who(void **state)
 	ev.kind = UACCESS_KADDR_KIND_GP;
 	ev.address = 0x10;
 	e = send_event(&ev, 1);
-	assert_val(e, "MESSAGE",
+	uk_rec_assert_val(e, "MESSAGE",
 		   "__put_user() to-user kernel address 0x0000000000000010 "
 		   "(noncanonical, gp) at vuln_ioctl+0x1c/0x80 [uk_test], "
 		   "softirq context");
 
 	/* Empty comm and symbol are shown as "?". */
-	rec_reset();
+	uk_rec_reset();
 	fill_event(&ev, 0);
 	ev.comm[0] = '\0';
 	ev.site_symbol[0] = '\0';
 	e = send_event(&ev, 1);
-	assert_val(e, "MESSAGE",
+	uk_rec_assert_val(e, "MESSAGE",
 		   "__copy_from_user() from-user kernel address 0xffff888012345678 "
 		   "(kernel-mapped, fault) at ? by ?[1234], task context");
 }
 
 static void unknown_enum_values_are_shown_as_numbers(void **state)
 {
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 	struct uk_event ev;
 
 	fill_event(&ev, 0);
@@ -421,41 +277,41 @@ static void unknown_enum_values_are_shown_as_numbers(void **state)
 	ev.addr_class = UINT32_MAX;
 	ev.context = 31;
 	e = send_event(&ev, 1);
-	assert_val(e, "UACCESS_KIND", "77");
-	assert_val(e, "UACCESS_HELPER", "200");
-	assert_val(e, "UACCESS_DIRECTION", "9");
-	assert_val(e, "UACCESS_ADDR_CLASS", "4294967295");
-	assert_val(e, "UACCESS_CONTEXT", "31");
-	assert_val(e, "MESSAGE",
+	uk_rec_assert_val(e, "UACCESS_KIND", "77");
+	uk_rec_assert_val(e, "UACCESS_HELPER", "200");
+	uk_rec_assert_val(e, "UACCESS_DIRECTION", "9");
+	uk_rec_assert_val(e, "UACCESS_ADDR_CLASS", "4294967295");
+	uk_rec_assert_val(e, "UACCESS_CONTEXT", "31");
+	uk_rec_assert_val(e, "MESSAGE",
 		   "200() 9 kernel address 0xffff888012345678 (4294967295, 77) "
 		   "at vuln_ioctl+0x1c/0x80 [uk_test] by poc[1234], 31 context");
 }
 
 static void stack_is_one_symbol_per_line_with_its_depth(void **state)
 {
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 	struct uk_event ev;
 
 	fill_event(&ev, 3);
 	/* A frame without a symbol is shown as "?". */
 	ev.frames[1].symbol[0] = '\0';
 	e = send_event(&ev, 1);
-	assert_val(e, "UACCESS_STACK",
+	uk_rec_assert_val(e, "UACCESS_STACK",
 		   "frame_0+0x0/0x100\n?\nframe_2+0x8/0x100");
-	assert_val(e, "UACCESS_STACK_DEPTH", "3");
+	uk_rec_assert_val(e, "UACCESS_STACK_DEPTH", "3");
 
-	rec_reset();
+	uk_rec_reset();
 	fill_event(&ev, 1);
 	e = send_event(&ev, 1);
-	assert_val(e, "UACCESS_STACK", "frame_0+0x0/0x100");
-	assert_val(e, "UACCESS_STACK_DEPTH", "1");
+	uk_rec_assert_val(e, "UACCESS_STACK", "frame_0+0x0/0x100");
+	uk_rec_assert_val(e, "UACCESS_STACK_DEPTH", "1");
 }
 
 /* 16 frames of 127-character symbols, the largest stack: all of it. */
 static void largest_stack_and_symbols_are_sent_whole(void **state)
 {
 	char want[UK_STACK_MAX * UK_SYMBOL_LEN];
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 	struct uk_event ev;
 	size_t off = 0;
 	unsigned int i;
@@ -472,11 +328,11 @@ static void largest_stack_and_symbols_are_sent_whole(void **state)
 				       ev.frames[i].symbol);
 	}
 	e = send_event(&ev, 1);
-	assert_val(e, "UACCESS_STACK", want);
-	assert_val(e, "UACCESS_STACK_DEPTH", "16");
-	assert_val(e, "UACCESS_SITE_SYMBOL", ev.site_symbol);
-	assert_val(e, "UACCESS_COMM", ev.comm);
-	assert_non_null(strstr(val(e, "MESSAGE"), ev.site_symbol));
+	uk_rec_assert_val(e, "UACCESS_STACK", want);
+	uk_rec_assert_val(e, "UACCESS_STACK_DEPTH", "16");
+	uk_rec_assert_val(e, "UACCESS_SITE_SYMBOL", ev.site_symbol);
+	uk_rec_assert_val(e, "UACCESS_COMM", ev.comm);
+	assert_non_null(strstr(uk_rec_val(e, "MESSAGE"), ev.site_symbol));
 }
 
 /*
@@ -491,7 +347,7 @@ static void unterminated_strings_are_cut_and_the_entry_sent(void **state)
 	char want_sym[UK_SYMBOL_LEN + 1], want_comm[UK_COMM_LEN + 1];
 	_Alignas(8) static unsigned char raw[sizeof(struct uk_event) + 64];
 	struct uk_event *ev;
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 	const char *stack, *last;
 
 	memset(raw, 'Z', sizeof(raw));
@@ -510,12 +366,12 @@ static void unterminated_strings_are_cut_and_the_entry_sent(void **state)
 	want_comm[UK_COMM_LEN] = '\0';
 
 	e = send_event(ev, 1);
-	assert_val(e, "UACCESS_SITE_SYMBOL", want_sym);
-	assert_val(e, "UACCESS_COMM", want_comm);
-	if (strchr(val(e, "MESSAGE"), 'Z'))
+	uk_rec_assert_val(e, "UACCESS_SITE_SYMBOL", want_sym);
+	uk_rec_assert_val(e, "UACCESS_COMM", want_comm);
+	if (strchr(uk_rec_val(e, "MESSAGE"), 'Z'))
 		fail_msg("MESSAGE read beyond a string: \"%s\"",
-			 val(e, "MESSAGE"));
-	stack = val(e, "UACCESS_STACK");
+			 uk_rec_val(e, "MESSAGE"));
+	stack = uk_rec_val(e, "UACCESS_STACK");
 	assert_non_null(stack);
 	last = strrchr(stack, '\n');
 	assert_non_null(last);
@@ -529,55 +385,55 @@ static void unterminated_strings_are_cut_and_the_entry_sent(void **state)
 static void suppressed_summary_entry(void **state)
 {
 	struct uk_journal *j = journal_new();
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 
 	assert_int_equal(uk_journal_suppressed(j, "foo+0x1/0x2 [m]",
 					       0xffffffff81000040ULL,
 					       UACCESS_KADDR_KIND_PRECHECK,
 					       UACCESS_KADDR_HELPER_CLEAR_USER,
 					       12, 40), 0);
-	e = entry(0);
-	assert_val(e, "MESSAGE_ID", UK_MSGID_SUPPRESSED);
-	assert_val(e, "PRIORITY", "4");
-	assert_val(e, "SYSLOG_IDENTIFIER", "uaccessd");
-	assert_val(e, "MESSAGE",
+	e = uk_rec_entry(0);
+	uk_rec_assert_val(e, "MESSAGE_ID", UK_MSGID_SUPPRESSED);
+	uk_rec_assert_val(e, "PRIORITY", "4");
+	uk_rec_assert_val(e, "SYSLOG_IDENTIFIER", "uaccessd");
+	uk_rec_assert_val(e, "MESSAGE",
 		   "12 more occurrences of foo+0x1/0x2 [m] suppressed (total 40)");
-	assert_val(e, "UACCESS_SITE_SYMBOL", "foo+0x1/0x2 [m]");
-	assert_val(e, "UACCESS_SITE_IP", "0xffffffff81000040");
-	assert_val(e, "UACCESS_KIND", "precheck");
-	assert_val(e, "UACCESS_HELPER", "__clear_user");
-	assert_val(e, "UACCESS_SITE_FUNCTION", "foo");
-	assert_val(e, "UACCESS_SUPPRESSED_COUNT", "12");
-	assert_val(e, "UACCESS_SUPPRESSED_TOTAL", "40");
+	uk_rec_assert_val(e, "UACCESS_SITE_SYMBOL", "foo+0x1/0x2 [m]");
+	uk_rec_assert_val(e, "UACCESS_SITE_IP", "0xffffffff81000040");
+	uk_rec_assert_val(e, "UACCESS_KIND", "precheck");
+	uk_rec_assert_val(e, "UACCESS_HELPER", "__clear_user");
+	uk_rec_assert_val(e, "UACCESS_SITE_FUNCTION", "foo");
+	uk_rec_assert_val(e, "UACCESS_SUPPRESSED_COUNT", "12");
+	uk_rec_assert_val(e, "UACCESS_SUPPRESSED_TOTAL", "40");
 	assert_int_equal(j->sent, 1);
 }
 
 static void suppressed_summary_without_symbol_or_known_enums(void **state)
 {
 	struct uk_journal *j = journal_new();
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 
 	assert_int_equal(uk_journal_suppressed(j, NULL, 0x40, 0, 99,
 					       UINT64_MAX, UINT64_MAX), 0);
 	assert_int_equal(uk_journal_suppressed(j, "", 0x40, 9, 0, 1, 1), 0);
-	e = entry(0);
-	assert_val(e, "MESSAGE",
+	e = uk_rec_entry(0);
+	uk_rec_assert_val(e, "MESSAGE",
 		   "18446744073709551615 more occurrences of ? suppressed "
 		   "(total 18446744073709551615)");
-	assert_val(e, "UACCESS_SITE_IP", "0x0000000000000040");
-	assert_val(e, "UACCESS_KIND", "0");
-	assert_val(e, "UACCESS_HELPER", "99");
+	uk_rec_assert_val(e, "UACCESS_SITE_IP", "0x0000000000000040");
+	uk_rec_assert_val(e, "UACCESS_KIND", "0");
+	uk_rec_assert_val(e, "UACCESS_HELPER", "99");
 	assert_no_field(e, "UACCESS_SITE_FUNCTION");
-	e = entry(1);
-	assert_val(e, "MESSAGE", "1 more occurrences of ? suppressed (total 1)");
+	e = uk_rec_entry(1);
+	uk_rec_assert_val(e, "MESSAGE", "1 more occurrences of ? suppressed (total 1)");
 	assert_no_field(e, "UACCESS_SITE_FUNCTION");
-	assert_val(e, "UACCESS_KIND", "9");
+	uk_rec_assert_val(e, "UACCESS_KIND", "9");
 }
 
 static void loss_entry_names_reason_count_total_and_detail(void **state)
 {
 	struct uk_journal *j = journal_new();
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 
 	assert_int_equal(uk_journal_loss(j, UK_LOSS_SEQ_GAP, 1, 9,
 					 "sequence 5 followed 3"), 0);
@@ -585,23 +441,23 @@ static void loss_entry_names_reason_count_total_and_detail(void **state)
 					 NULL), 0);
 	assert_int_equal(uk_journal_loss(j, UK_LOSS_MALFORMED, 3, 4, ""), 0);
 
-	e = entry(0);
-	assert_val(e, "MESSAGE_ID", UK_MSGID_LOSS);
-	assert_val(e, "PRIORITY", "3");
-	assert_val(e, "MESSAGE",
+	e = uk_rec_entry(0);
+	uk_rec_assert_val(e, "MESSAGE_ID", UK_MSGID_LOSS);
+	uk_rec_assert_val(e, "PRIORITY", "3");
+	uk_rec_assert_val(e, "MESSAGE",
 		   "lost 1 event: sequence-gap, sequence 5 followed 3 (total 9)");
-	assert_val(e, "UACCESS_LOSS_REASON", "sequence-gap");
-	assert_val(e, "UACCESS_LOSS_COUNT", "1");
-	assert_val(e, "UACCESS_LOSS_TOTAL", "9");
-	assert_val(e, "UACCESS_LOSS_DETAIL", "sequence 5 followed 3");
+	uk_rec_assert_val(e, "UACCESS_LOSS_REASON", "sequence-gap");
+	uk_rec_assert_val(e, "UACCESS_LOSS_COUNT", "1");
+	uk_rec_assert_val(e, "UACCESS_LOSS_TOTAL", "9");
+	uk_rec_assert_val(e, "UACCESS_LOSS_DETAIL", "sequence 5 followed 3");
 
-	e = entry(1);
-	assert_val(e, "MESSAGE", "lost 2 events: kernel-dropped (total 2)");
-	assert_val(e, "UACCESS_LOSS_REASON", "kernel-dropped");
+	e = uk_rec_entry(1);
+	uk_rec_assert_val(e, "MESSAGE", "lost 2 events: kernel-dropped (total 2)");
+	uk_rec_assert_val(e, "UACCESS_LOSS_REASON", "kernel-dropped");
 	assert_no_field(e, "UACCESS_LOSS_DETAIL");
 
-	e = entry(2);
-	assert_val(e, "MESSAGE", "lost 3 events: malformed-message (total 4)");
+	e = uk_rec_entry(2);
+	uk_rec_assert_val(e, "MESSAGE", "lost 3 events: malformed-message (total 4)");
 	assert_no_field(e, "UACCESS_LOSS_DETAIL");
 }
 
@@ -622,19 +478,19 @@ static void loss_reasons_have_fixed_names(void **state)
 	for (r = 0; r < UK_LOSS_NR; r++) {
 		assert_string_equal(uk_loss_name(r), want[r]);
 		assert_int_equal(uk_journal_loss(j, r, 1, 1, NULL), 0);
-		assert_val(entry((int)r), "UACCESS_LOSS_REASON", want[r]);
+		uk_rec_assert_val(uk_rec_entry((int)r), "UACCESS_LOSS_REASON", want[r]);
 	}
 	assert_string_equal(uk_loss_name(UK_LOSS_NR), "unknown");
 	assert_string_equal(uk_loss_name((enum uk_loss)1000), "unknown");
 	assert_int_equal(uk_journal_loss(j, (enum uk_loss)1000, 1, 1, NULL), 0);
-	assert_val(entry(UK_LOSS_NR), "UACCESS_LOSS_REASON", "unknown");
+	uk_rec_assert_val(uk_rec_entry(UK_LOSS_NR), "UACCESS_LOSS_REASON", "unknown");
 }
 
 /* A huge detail must not push out the fields that carry the numbers. */
 static void overlong_loss_detail_is_cut_and_the_counts_kept(void **state)
 {
 	struct uk_journal *j = journal_new();
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 	size_t n = 40000;
 	char *detail = malloc(n + 1);
 
@@ -644,36 +500,36 @@ static void overlong_loss_detail_is_cut_and_the_counts_kept(void **state)
 	assert_int_equal(uk_journal_loss(j, UK_LOSS_MALFORMED, 5, 6, detail),
 			 0);
 	free(detail);
-	e = entry(0);
-	assert_val(e, "MESSAGE_ID", UK_MSGID_LOSS);
-	assert_val(e, "PRIORITY", "3");
-	assert_non_null(val(e, "MESSAGE"));
-	assert_true(strncmp(val(e, "MESSAGE"), "lost 5 events: ", 15) == 0);
-	assert_val(e, "UACCESS_LOSS_REASON", "malformed-message");
-	assert_val(e, "UACCESS_LOSS_COUNT", "5");
-	assert_val(e, "UACCESS_LOSS_TOTAL", "6");
+	e = uk_rec_entry(0);
+	uk_rec_assert_val(e, "MESSAGE_ID", UK_MSGID_LOSS);
+	uk_rec_assert_val(e, "PRIORITY", "3");
+	assert_non_null(uk_rec_val(e, "MESSAGE"));
+	assert_true(strncmp(uk_rec_val(e, "MESSAGE"), "lost 5 events: ", 15) == 0);
+	uk_rec_assert_val(e, "UACCESS_LOSS_REASON", "malformed-message");
+	uk_rec_assert_val(e, "UACCESS_LOSS_COUNT", "5");
+	uk_rec_assert_val(e, "UACCESS_LOSS_TOTAL", "6");
 }
 
 static void health_entry_has_the_given_priority_and_state(void **state)
 {
 	struct uk_journal *j = journal_new();
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 
 	assert_int_equal(uk_journal_health(j, LOG_INFO, "reloaded",
 					   "configuration reloaded from %s (%d)",
 					   "/etc/uaccessd.conf", 3), 0);
 	assert_int_equal(uk_journal_health(j, LOG_ERR, "overrun", "%s",
 					   "buffer overrun"), 0);
-	e = entry(0);
-	assert_val(e, "MESSAGE_ID", UK_MSGID_HEALTH);
-	assert_val(e, "PRIORITY", "6");
-	assert_val(e, "MESSAGE",
+	e = uk_rec_entry(0);
+	uk_rec_assert_val(e, "MESSAGE_ID", UK_MSGID_HEALTH);
+	uk_rec_assert_val(e, "PRIORITY", "6");
+	uk_rec_assert_val(e, "MESSAGE",
 		   "configuration reloaded from /etc/uaccessd.conf (3)");
-	assert_val(e, "UACCESS_DAEMON_STATE", "reloaded");
-	e = entry(1);
-	assert_val(e, "PRIORITY", "3");
-	assert_val(e, "MESSAGE", "buffer overrun");
-	assert_val(e, "UACCESS_DAEMON_STATE", "overrun");
+	uk_rec_assert_val(e, "UACCESS_DAEMON_STATE", "reloaded");
+	e = uk_rec_entry(1);
+	uk_rec_assert_val(e, "PRIORITY", "3");
+	uk_rec_assert_val(e, "MESSAGE", "buffer overrun");
+	uk_rec_assert_val(e, "UACCESS_DAEMON_STATE", "overrun");
 }
 
 static void long_health_message_is_cut_and_sent(void **state)
@@ -687,11 +543,11 @@ static void long_health_message_is_cut_and_sent(void **state)
 	msg[5000] = '\0';
 	assert_int_equal(uk_journal_health(j, LOG_ERR, "x", "%s", msg), 0);
 	free(msg);
-	m = val(entry(0), "MESSAGE");
+	m = uk_rec_val(uk_rec_entry(0), "MESSAGE");
 	assert_non_null(m);
 	assert_true(strlen(m) > 200 && strlen(m) < 5000);
 	assert_true(strspn(m, "h") == strlen(m));
-	assert_val(entry(0), "UACCESS_DAEMON_STATE", "x");
+	uk_rec_assert_val(uk_rec_entry(0), "UACCESS_DAEMON_STATE", "x");
 }
 
 static void message_ids_are_distinct_128bit_hex(void **state)
@@ -718,8 +574,8 @@ static void failed_send_is_counted_with_its_error(void **state)
 	struct uk_event ev;
 
 	fill_event(&ev, 1);
-	rec_plan(-ECONNREFUSED, 1);
-	rec_plan(-EAGAIN, 2);
+	uk_rec_plan(-ECONNREFUSED, 1);
+	uk_rec_plan(-EAGAIN, 2);
 	assert_int_equal(uk_journal_event(j, &ev, 1), -ECONNREFUSED);
 	assert_int_equal(j->failed, 1);
 	assert_int_equal(j->failed_pending, 1);
@@ -731,8 +587,8 @@ static void failed_send_is_counted_with_its_error(void **state)
 	assert_int_equal(j->failed_pending, 3);
 	assert_int_equal(j->last_error, -EAGAIN);
 	assert_int_equal(j->sent, 0);
-	assert_int_equal(rec.n, 0);
-	assert_int_equal(rec.calls, 3);
+	assert_int_equal(uk_rec.n, 0);
+	assert_int_equal(uk_rec.calls, 3);
 }
 
 /*
@@ -742,76 +598,76 @@ static void failed_send_is_counted_with_its_error(void **state)
 static void next_successful_send_is_followed_by_a_loss_entry(void **state)
 {
 	struct uk_journal *j = journal_new();
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 	struct uk_event ev;
 
 	fill_event(&ev, 1);
-	rec_plan(-ENOBUFS, 1);
-	rec_plan(-EAGAIN, 1);
+	uk_rec_plan(-ENOBUFS, 1);
+	uk_rec_plan(-EAGAIN, 1);
 	assert_int_equal(uk_journal_event(j, &ev, 1), -ENOBUFS);
 	assert_int_equal(uk_journal_event(j, &ev, 2), -EAGAIN);
 
 	assert_int_equal(uk_journal_event(j, &ev, 3), 0);
-	assert_int_equal(rec.n, 2);
-	e = entry(0);
-	assert_val(e, "MESSAGE_ID", UK_MSGID_EVENT);
-	assert_val(e, "UACCESS_SITE_EVENTS", "3");
-	e = entry(1);
-	assert_val(e, "MESSAGE_ID", UK_MSGID_LOSS);
-	assert_val(e, "PRIORITY", "3");
-	assert_val(e, "UACCESS_LOSS_REASON", "journal-send-failed");
-	assert_val(e, "UACCESS_LOSS_COUNT", "2");
-	assert_val(e, "UACCESS_LOSS_TOTAL", "2");
-	assert_val(e, "UACCESS_LOSS_DETAIL", strerror(EAGAIN));
+	assert_int_equal(uk_rec.n, 2);
+	e = uk_rec_entry(0);
+	uk_rec_assert_val(e, "MESSAGE_ID", UK_MSGID_EVENT);
+	uk_rec_assert_val(e, "UACCESS_SITE_EVENTS", "3");
+	e = uk_rec_entry(1);
+	uk_rec_assert_val(e, "MESSAGE_ID", UK_MSGID_LOSS);
+	uk_rec_assert_val(e, "PRIORITY", "3");
+	uk_rec_assert_val(e, "UACCESS_LOSS_REASON", "journal-send-failed");
+	uk_rec_assert_val(e, "UACCESS_LOSS_COUNT", "2");
+	uk_rec_assert_val(e, "UACCESS_LOSS_TOTAL", "2");
+	uk_rec_assert_val(e, "UACCESS_LOSS_DETAIL", strerror(EAGAIN));
 	assert_int_equal(j->failed_pending, 0);
 	assert_int_equal(j->failed, 2);
 	assert_int_equal(j->sent, 2);
 
 	/* Reported once: the next entry goes alone. */
 	assert_int_equal(uk_journal_health(j, LOG_INFO, "ok", "ok"), 0);
-	assert_int_equal(rec.n, 3);
-	assert_val(entry(2), "MESSAGE_ID", UK_MSGID_HEALTH);
-	assert_int_equal(rec.calls, 5);
+	assert_int_equal(uk_rec.n, 3);
+	uk_rec_assert_val(uk_rec_entry(2), "MESSAGE_ID", UK_MSGID_HEALTH);
+	assert_int_equal(uk_rec.calls, 5);
 
 	/* The totals go on across reports. */
-	rec_plan(-EIO, 1);
+	uk_rec_plan(-EIO, 1);
 	assert_int_equal(uk_journal_health(j, LOG_INFO, "a", "a"), -EIO);
 	assert_int_equal(uk_journal_health(j, LOG_INFO, "b", "b"), 0);
-	assert_int_equal(rec.n, 5);
-	e = entry(4);
-	assert_val(e, "UACCESS_LOSS_COUNT", "1");
-	assert_val(e, "UACCESS_LOSS_TOTAL", "3");
-	assert_val(e, "UACCESS_LOSS_DETAIL", strerror(EIO));
+	assert_int_equal(uk_rec.n, 5);
+	e = uk_rec_entry(4);
+	uk_rec_assert_val(e, "UACCESS_LOSS_COUNT", "1");
+	uk_rec_assert_val(e, "UACCESS_LOSS_TOTAL", "3");
+	uk_rec_assert_val(e, "UACCESS_LOSS_DETAIL", strerror(EIO));
 }
 
 static void failed_loss_entry_is_kept_for_later_without_recursion(void **state)
 {
 	struct uk_journal *j = journal_new();
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 	struct uk_event ev;
 
 	fill_event(&ev, 1);
-	rec_plan(-EAGAIN, 1);		/* the event */
-	rec_plan(0, 1);			/* the next event */
-	rec_plan(-EPIPE, 1);		/* its loss entry */
+	uk_rec_plan(-EAGAIN, 1);		/* the event */
+	uk_rec_plan(0, 1);			/* the next event */
+	uk_rec_plan(-EPIPE, 1);		/* its loss entry */
 	assert_int_equal(uk_journal_event(j, &ev, 1), -EAGAIN);
 	/* The event went through: 0, whatever became of the loss entry. */
 	assert_int_equal(uk_journal_event(j, &ev, 2), 0);
-	assert_int_equal(rec.calls, 3);
-	assert_int_equal(rec.n, 1);
+	assert_int_equal(uk_rec.calls, 3);
+	assert_int_equal(uk_rec.n, 1);
 	/* The refused loss entry counts as refused too. */
 	assert_int_equal(j->failed, 2);
 	assert_int_equal(j->failed_pending, 2);
 	assert_int_equal(j->last_error, -EPIPE);
 
 	assert_int_equal(uk_journal_event(j, &ev, 3), 0);
-	assert_int_equal(rec.calls, 5);
-	assert_int_equal(rec.n, 3);
-	e = entry(2);
-	assert_val(e, "UACCESS_LOSS_REASON", "journal-send-failed");
-	assert_val(e, "UACCESS_LOSS_COUNT", "2");
-	assert_val(e, "UACCESS_LOSS_TOTAL", "2");
-	assert_val(e, "UACCESS_LOSS_DETAIL", strerror(EPIPE));
+	assert_int_equal(uk_rec.calls, 5);
+	assert_int_equal(uk_rec.n, 3);
+	e = uk_rec_entry(2);
+	uk_rec_assert_val(e, "UACCESS_LOSS_REASON", "journal-send-failed");
+	uk_rec_assert_val(e, "UACCESS_LOSS_COUNT", "2");
+	uk_rec_assert_val(e, "UACCESS_LOSS_TOTAL", "2");
+	uk_rec_assert_val(e, "UACCESS_LOSS_DETAIL", strerror(EPIPE));
 	assert_int_equal(j->failed_pending, 0);
 }
 

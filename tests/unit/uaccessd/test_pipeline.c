@@ -21,111 +21,17 @@
 #include "msgbuild.h"
 #include "uaccessd/pipeline.h"
 #include "common/util.h"
+#include "journal_rec.h"
 
 #define FAMILY		0x1d
 #define MS		1000000ULL
 #define SEC		1000000000ULL
 #define T0		(100 * SEC)	/* CLOCK_MONOTONIC of the first event */
 #define BUFLEN		16384
-#define REC_ENTRIES	1024
-#define REC_PLAN	32
 
-/* ---- the recording sendv() ---- */
-
-struct rec_field {
-	char *key;
-	char *val;
-};
-
-struct rec_entry {
-	int n;
-	struct rec_field *f;
-};
-
-static struct {
-	struct rec_entry e[REC_ENTRIES];
-	int n;				/* entries of the sends that succeeded */
-	unsigned int calls;		/* sends, failed or not */
-	int plan[REC_PLAN];		/* results of the next sends */
-	int plan_n, plan_pos;
-} rec;
-
-static void rec_reset(void)
+static uint64_t val_u64(const struct uk_rec_entry *e, const char *key)
 {
-	int i, k;
-
-	for (i = 0; i < rec.n; i++) {
-		for (k = 0; k < rec.e[i].n; k++) {
-			free(rec.e[i].f[k].key);
-			free(rec.e[i].f[k].val);
-		}
-		free(rec.e[i].f);
-	}
-	memset(&rec, 0, sizeof(rec));
-}
-
-/* The next @n sends return @r (a negative errno, or 0). */
-static void rec_plan(int r, int n)
-{
-	while (n-- > 0) {
-		assert_true(rec.plan_n < REC_PLAN);
-		rec.plan[rec.plan_n++] = r;
-	}
-}
-
-static int rec_sendv(const struct iovec *iov, int n)
-{
-	struct rec_entry *e;
-	int i, r = 0;
-
-	rec.calls++;
-	if (rec.plan_pos < rec.plan_n)
-		r = rec.plan[rec.plan_pos++];
-	if (r < 0)
-		return r;
-	assert_true(rec.n < REC_ENTRIES);
-	e = &rec.e[rec.n++];
-	e->f = calloc((size_t)n, sizeof(*e->f));
-	assert_non_null(e->f);
-	for (i = 0; i < n; i++) {
-		const char *base = iov[i].iov_base;
-		const char *eq = memchr(base, '=', iov[i].iov_len);
-
-		assert_non_null(eq);
-		e->f[i].key = strndup(base, (size_t)(eq - base));
-		e->f[i].val = strndup(eq + 1, iov[i].iov_len -
-				      (size_t)(eq - base) - 1);
-		assert_non_null(e->f[i].key);
-		assert_non_null(e->f[i].val);
-		e->n++;
-	}
-	return 0;
-}
-
-static const char *val(const struct rec_entry *e, const char *key)
-{
-	int i;
-
-	for (i = 0; i < e->n; i++)
-		if (!strcmp(e->f[i].key, key))
-			return e->f[i].val;
-	return NULL;
-}
-
-static void assert_val(const struct rec_entry *e, const char *key,
-		       const char *want)
-{
-	const char *v = val(e, key);
-
-	if (!v)
-		fail_msg("field %s missing, expected \"%s\"", key, want);
-	if (strcmp(v, want))
-		fail_msg("field %s: expected \"%s\", got \"%s\"", key, want, v);
-}
-
-static uint64_t val_u64(const struct rec_entry *e, const char *key)
-{
-	const char *v = val(e, key);
+	const char *v = uk_rec_val(e, key);
 
 	if (!v)
 		fail_msg("field %s missing", key);
@@ -137,8 +43,8 @@ static int count_from(int from, const char *key, const char *value)
 {
 	int i, c = 0;
 
-	for (i = from; i < rec.n; i++) {
-		const char *v = val(&rec.e[i], key);
+	for (i = from; i < uk_rec.n; i++) {
+		const char *v = uk_rec_val(&uk_rec.e[i], key);
 
 		c += v && !strcmp(v, value);
 	}
@@ -151,19 +57,19 @@ static int count(const char *key, const char *value)
 }
 
 /* The @nth (from 0) entry whose @key is @value. */
-static const struct rec_entry *nth(const char *key, const char *value,
+static const struct uk_rec_entry *nth(const char *key, const char *value,
 				   int nth)
 {
 	int i;
 
-	for (i = 0; i < rec.n; i++) {
-		const char *v = val(&rec.e[i], key);
+	for (i = 0; i < uk_rec.n; i++) {
+		const char *v = uk_rec_val(&uk_rec.e[i], key);
 
 		if (v && !strcmp(v, value) && nth-- == 0)
-			return &rec.e[i];
+			return &uk_rec.e[i];
 	}
 	fail_msg("no entry %d with %s=%s (%d entries)", nth, key, value,
-		 rec.n);
+		 uk_rec.n);
 	return NULL;
 }
 
@@ -176,17 +82,17 @@ static int loss_entries(enum uk_loss r)
 static void assert_loss_entry(enum uk_loss r, int i, uint64_t n,
 			      uint64_t total)
 {
-	const struct rec_entry *e = nth("UACCESS_LOSS_REASON",
+	const struct uk_rec_entry *e = nth("UACCESS_LOSS_REASON",
 					uk_loss_name(r), i);
 
-	assert_val(e, "MESSAGE_ID", UK_MSGID_LOSS);
-	assert_val(e, "PRIORITY", "3");
+	uk_rec_assert_val(e, "MESSAGE_ID", UK_MSGID_LOSS);
+	uk_rec_assert_val(e, "PRIORITY", "3");
 	if (val_u64(e, "UACCESS_LOSS_COUNT") != n ||
 	    val_u64(e, "UACCESS_LOSS_TOTAL") != total)
 		fail_msg("loss entry %d of %s: expected %" PRIu64 " (total %"
 			 PRIu64 "), got %s (total %s)", i, uk_loss_name(r), n,
-			 total, val(e, "UACCESS_LOSS_COUNT"),
-			 val(e, "UACCESS_LOSS_TOTAL"));
+			 total, uk_rec_val(e, "UACCESS_LOSS_COUNT"),
+			 uk_rec_val(e, "UACCESS_LOSS_TOTAL"));
 }
 
 /* Events said lost by the loss entries (the reasons of uk_pipeline_lost). */
@@ -216,7 +122,7 @@ static bool started;
 
 static int setup(void **state)
 {
-	rec_reset();
+	uk_rec_reset();
 	uk_config_defaults(&cfg);
 	started = false;
 	return 0;
@@ -227,7 +133,7 @@ static int teardown(void **state)
 	if (started)
 		uk_pipeline_free(&pl);
 	uk_config_free(&cfg);
-	rec_reset();
+	uk_rec_reset();
 	return 0;
 }
 
@@ -245,7 +151,7 @@ static void start(const char *conf)
 	}
 	assert_int_equal(uk_pipeline_init(&pl, &cfg), 0);
 	started = true;
-	pl.journal.sendv = rec_sendv;
+	pl.journal.sendv = uk_rec_sendv;
 	pl.family = FAMILY;
 }
 
@@ -398,13 +304,13 @@ static void events_within_the_site_burst_are_journaled(void **state)
 	assert_int_equal(pl.events, 14);
 	assert_int_equal(pl.journaled, 6);
 	assert_int_equal(agg_stats().suppressed, 8);
-	assert_int_equal(rec.n, 6);
+	assert_int_equal(uk_rec.n, 6);
 	for (i = 0; i < 6; i++) {
-		assert_val(&rec.e[i], MSGID, UK_MSGID_EVENT);
-		assert_val(&rec.e[i], "PRIORITY", "4");
-		assert_val(&rec.e[i], "UACCESS_SEQ", seqs[i]);
-		assert_val(&rec.e[i], "UACCESS_SITE_EVENTS", site_events[i]);
-		assert_val(&rec.e[i], "UACCESS_SITE_SYMBOL",
+		uk_rec_assert_val(&uk_rec.e[i], MSGID, UK_MSGID_EVENT);
+		uk_rec_assert_val(&uk_rec.e[i], "PRIORITY", "4");
+		uk_rec_assert_val(&uk_rec.e[i], "UACCESS_SEQ", seqs[i]);
+		uk_rec_assert_val(&uk_rec.e[i], "UACCESS_SITE_EVENTS", site_events[i]);
+		uk_rec_assert_val(&uk_rec.e[i], "UACCESS_SITE_SYMBOL",
 			   i % 2 ? SITE_SYM(1) : SITE_SYM(0));
 	}
 	assert_lost(0);
@@ -412,7 +318,7 @@ static void events_within_the_site_burst_are_journaled(void **state)
 
 static void flush_writes_one_summary_per_site(void **state)
 {
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 	unsigned int i;
 	int before;
 
@@ -420,37 +326,37 @@ static void flush_writes_one_summary_per_site(void **state)
 	for (i = 0; i < 14; i++)
 		feed(i + 1, i % 2, T0 + i * MS);
 	uk_pipeline_flush(&pl);
-	assert_int_equal(rec.n, 6 + 2);
+	assert_int_equal(uk_rec.n, 6 + 2);
 	assert_int_equal(count(MSGID, UK_MSGID_SUPPRESSED), 2);
 	e = nth("UACCESS_SITE_SYMBOL", SITE_SYM(0), 3);
-	assert_val(e, MSGID, UK_MSGID_SUPPRESSED);
-	assert_val(e, "PRIORITY", "4");
-	assert_val(e, "MESSAGE",
+	uk_rec_assert_val(e, MSGID, UK_MSGID_SUPPRESSED);
+	uk_rec_assert_val(e, "PRIORITY", "4");
+	uk_rec_assert_val(e, "MESSAGE",
 		   "4 more occurrences of " SITE_SYM(0) " suppressed (total 4)");
-	assert_val(e, "UACCESS_SUPPRESSED_COUNT", "4");
-	assert_val(e, "UACCESS_SUPPRESSED_TOTAL", "4");
-	assert_val(e, "UACCESS_SITE_IP", "0xffffffff81000000");
-	assert_val(e, "UACCESS_KIND", "precheck");
-	assert_val(e, "UACCESS_HELPER", "__copy_to_user");
+	uk_rec_assert_val(e, "UACCESS_SUPPRESSED_COUNT", "4");
+	uk_rec_assert_val(e, "UACCESS_SUPPRESSED_TOTAL", "4");
+	uk_rec_assert_val(e, "UACCESS_SITE_IP", "0xffffffff81000000");
+	uk_rec_assert_val(e, "UACCESS_KIND", "precheck");
+	uk_rec_assert_val(e, "UACCESS_HELPER", "__copy_to_user");
 	e = nth("UACCESS_SITE_SYMBOL", SITE_SYM(1), 3);
-	assert_val(e, "MESSAGE",
+	uk_rec_assert_val(e, "MESSAGE",
 		   "4 more occurrences of " SITE_SYM(1) " suppressed (total 4)");
-	assert_val(e, "UACCESS_SITE_IP", "0xffffffff81000040");
+	uk_rec_assert_val(e, "UACCESS_SITE_IP", "0xffffffff81000040");
 	assert_int_equal(count(MSGID, UK_MSGID_LOSS), 0);
 
 	/* Nothing new: nothing written. */
 	uk_pipeline_flush(&pl);
-	assert_int_equal(rec.n, 8);
+	assert_int_equal(uk_rec.n, 8);
 
 	/* Two more of site 0 in the same window: "2 more (total 6)". */
 	feed(15, 0, T0 + 20 * MS);
 	feed(16, 0, T0 + 21 * MS);
-	before = rec.n;
+	before = uk_rec.n;
 	uk_pipeline_flush(&pl);
-	assert_int_equal(rec.n, before + 1);
-	assert_val(&rec.e[before], "MESSAGE",
+	assert_int_equal(uk_rec.n, before + 1);
+	uk_rec_assert_val(&uk_rec.e[before], "MESSAGE",
 		   "2 more occurrences of " SITE_SYM(0) " suppressed (total 6)");
-	assert_val(&rec.e[before], "UACCESS_SUPPRESSED_TOTAL", "6");
+	uk_rec_assert_val(&uk_rec.e[before], "UACCESS_SUPPRESSED_TOTAL", "6");
 }
 
 static void flush_writes_at_most_100_summaries_the_rest_next_time(void **state)
@@ -473,37 +379,37 @@ static void flush_writes_at_most_100_summaries_the_rest_next_time(void **state)
 	uk_pipeline_flush(&pl);
 	assert_int_equal(count(MSGID, UK_MSGID_SUPPRESSED), 150);
 	for (k = 0; k < 150; k++) {
-		const struct rec_entry *e = nth(MSGID, UK_MSGID_SUPPRESSED, k);
+		const struct uk_rec_entry *e = nth(MSGID, UK_MSGID_SUPPRESSED, k);
 
-		assert_int_equal(sscanf(val(e, "UACCESS_SITE_SYMBOL"),
+		assert_int_equal(sscanf(uk_rec_val(e, "UACCESS_SITE_SYMBOL"),
 					"uk_site_%u+", &site), 1);
 		assert_true(site < 150);
 		if (seen[site])
 			fail_msg("site %u summarized twice", site);
 		seen[site] = true;
-		assert_val(e, "UACCESS_SUPPRESSED_COUNT", "1");
+		uk_rec_assert_val(e, "UACCESS_SUPPRESSED_COUNT", "1");
 	}
 }
 
 static void summary_refused_by_the_journal_stays_pending(void **state)
 {
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 
 	start("site_burst = 1\n");
 	feed(1, 0, T0);
 	feed(2, 0, T0);
 	feed(3, 0, T0);
-	assert_int_equal(rec.n, 1);
-	rec_plan(-EAGAIN, 1);
+	assert_int_equal(uk_rec.n, 1);
+	uk_rec_plan(-EAGAIN, 1);
 	uk_pipeline_flush(&pl);
-	assert_int_equal(rec.calls, 2);
-	assert_int_equal(rec.n, 1);
+	assert_int_equal(uk_rec.calls, 2);
+	assert_int_equal(uk_rec.n, 1);
 	assert_int_equal(pl.journal.failed, 1);
 
 	uk_pipeline_flush(&pl);
-	assert_int_equal(rec.n, 3);
-	e = &rec.e[1];
-	assert_val(e, "MESSAGE",
+	assert_int_equal(uk_rec.n, 3);
+	e = &uk_rec.e[1];
+	uk_rec_assert_val(e, "MESSAGE",
 		   "2 more occurrences of " SITE_SYM(0) " suppressed (total 2)");
 	/* The refused summary is reported after the one that went through. */
 	assert_loss_entry(UK_LOSS_JOURNAL, 0, 1, 1);
@@ -515,7 +421,7 @@ static void summary_refused_by_the_journal_stays_pending(void **state)
 
 static void sequence_gap_is_counted_and_written_at_err(void **state)
 {
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 
 	start(NULL);
 	feed(1, 0, T0);
@@ -533,11 +439,11 @@ static void sequence_gap_is_counted_and_written_at_err(void **state)
 	assert_int_equal(loss_entries(UK_LOSS_SEQ_GAP), 1);
 	assert_loss_entry(UK_LOSS_SEQ_GAP, 0, 2, 2);
 	e = nth("UACCESS_LOSS_REASON", "sequence-gap", 0);
-	assert_val(e, "UACCESS_LOSS_DETAIL", "sequence 5 followed 2");
-	assert_val(e, "MESSAGE",
+	uk_rec_assert_val(e, "UACCESS_LOSS_DETAIL", "sequence 5 followed 2");
+	uk_rec_assert_val(e, "MESSAGE",
 		   "lost 2 events: sequence-gap, sequence 5 followed 2 (total 2)");
-	assert_val(&rec.e[2], "UACCESS_SEQ", "5");
-	assert_val(&rec.e[3], MSGID, UK_MSGID_LOSS);
+	uk_rec_assert_val(&uk_rec.e[2], "UACCESS_SEQ", "5");
+	uk_rec_assert_val(&uk_rec.e[3], MSGID, UK_MSGID_LOSS);
 	assert_int_equal(pl.journaled, 3);
 
 	/* Reported once: flush has nothing more. */
@@ -579,7 +485,7 @@ static void loss_entries_are_written_once_per_5s_the_rest_at_flush(void **state)
 
 static void malformed_message_with_its_seq_is_one_loss_not_a_gap(void **state)
 {
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 
 	start(NULL);
 	feed(1, 0, T0);
@@ -597,8 +503,8 @@ static void malformed_message_with_its_seq_is_one_loss_not_a_gap(void **state)
 	assert_int_equal(loss_entries(UK_LOSS_MALFORMED), 1);
 	assert_loss_entry(UK_LOSS_MALFORMED, 0, 1, 1);
 	e = nth("UACCESS_LOSS_REASON", "malformed-message", 0);
-	assert_non_null(strstr(val(e, "UACCESS_LOSS_DETAIL"), "crosses the end"));
-	assert_string_equal(val(e, "UACCESS_LOSS_DETAIL"), pl.last_malformed);
+	assert_non_null(strstr(uk_rec_val(e, "UACCESS_LOSS_DETAIL"), "crosses the end"));
+	assert_string_equal(uk_rec_val(e, "UACCESS_LOSS_DETAIL"), pl.last_malformed);
 	uk_pipeline_flush(&pl);
 	assert_int_equal(loss_entries(UK_LOSS_SEQ_GAP), 0);
 	assert_int_equal(loss_entries(UK_LOSS_MALFORMED), 1);
@@ -721,8 +627,8 @@ static void datagram_with_several_messages(void **state)
 	assert_int_equal(pl.journaled, 3);
 	assert_int_equal(pl.malformed, 0);
 	assert_int_equal(pl.last_seq, 3);
-	assert_val(&rec.e[0], "UACCESS_SEQ", "1");
-	assert_val(&rec.e[2], "UACCESS_SEQ", "3");
+	uk_rec_assert_val(&uk_rec.e[0], "UACCESS_SEQ", "1");
+	uk_rec_assert_val(&uk_rec.e[2], "UACCESS_SEQ", "3");
 	assert_lost(0);
 }
 
@@ -749,7 +655,7 @@ static void messages_of_other_types_are_skipped(void **state)
 	assert_int_equal(pl.events, 0);
 	assert_int_equal(pl.malformed, 0);
 	assert_false(pl.have_seq);
-	assert_int_equal(rec.n, 0);
+	assert_int_equal(uk_rec.n, 0);
 	assert_lost(0);
 }
 
@@ -789,7 +695,7 @@ static void bad_message_length_is_malformed_and_ends_the_datagram(void **state)
 	snprintf(want, sizeof(want),
 		 "datagram of %zu bytes: message length 0 at offset %zu",
 		 off + 64, off);
-	assert_val(nth("UACCESS_LOSS_REASON", "malformed-message", 0),
+	uk_rec_assert_val(nth("UACCESS_LOSS_REASON", "malformed-message", 0),
 		   "UACCESS_LOSS_DETAIL", want);
 
 	/* Alone: a datagram that is all header with length 0. */
@@ -828,7 +734,7 @@ static void bytes_that_are_not_a_whole_header_are_malformed(void **state)
 
 static void overrun_makes_the_next_gap_a_socket_overrun(void **state)
 {
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 
 	start(NULL);
 	feed(1, 0, T0);
@@ -836,9 +742,9 @@ static void overrun_makes_the_next_gap_a_socket_overrun(void **state)
 	uk_pipeline_overrun(&pl);
 	assert_int_equal(pl.overruns, 1);
 	e = nth(MSGID, UK_MSGID_HEALTH, 0);
-	assert_val(e, "PRIORITY", "3");
-	assert_val(e, "UACCESS_DAEMON_STATE", "overrun");
-	assert_non_null(strstr(val(e, "MESSAGE"), UK_CONFIG_PATH));
+	uk_rec_assert_val(e, "PRIORITY", "3");
+	uk_rec_assert_val(e, "UACCESS_DAEMON_STATE", "overrun");
+	assert_non_null(strstr(uk_rec_val(e, "MESSAGE"), UK_CONFIG_PATH));
 
 	feed(10, 0, T0 + 1 * SEC);
 	assert_int_equal(pl.overrun_events, 7);
@@ -1044,7 +950,7 @@ static void kernel_reset_by_the_daemon_keeps_the_loss_so_far(void **state)
 	assert_int_equal(pl.loss[UK_LOSS_KERNEL_DROPPED], 2);
 	assert_int_equal(pl.loss[UK_LOSS_SEQ_GAP], 0);
 	assert_lost(2);
-	entries = rec.n;
+	entries = uk_rec.n;
 
 	/* The reset returns the counters as they were. */
 	uk_pipeline_kernel_reset(&pl, &(struct uk_status){ .dropped = 2 });
@@ -1060,7 +966,7 @@ static void kernel_reset_by_the_daemon_keeps_the_loss_so_far(void **state)
 	if (count_from(entries, MSGID, UK_MSGID_LOSS) != 0)
 		fail_msg("nothing new was lost, yet flush wrote %d loss entries "
 			 "(first: %s)", count_from(entries, MSGID, UK_MSGID_LOSS),
-			 val(&rec.e[entries], "MESSAGE"));
+			 uk_rec_val(&uk_rec.e[entries], "MESSAGE"));
 
 	/* Drops after the reset are new. */
 	kernel_status(1, 0, 15);
@@ -1102,9 +1008,9 @@ static void ignored_site_gets_no_suppressed_summary(void **state)
 		feed(i + 1, 1, T0);
 	assert_int_equal(pl.ignored, 5);
 	uk_pipeline_flush(&pl);
-	if (rec.n)
+	if (uk_rec.n)
 		fail_msg("an ignored site got %d journal entries, the first: %s",
-			 rec.n, val(&rec.e[0], "MESSAGE"));
+			 uk_rec.n, uk_rec_val(&uk_rec.e[0], "MESSAGE"));
 }
 
 static void ignored_events_do_not_use_the_global_budget(void **state)
@@ -1123,10 +1029,10 @@ static void ignored_events_do_not_use_the_global_budget(void **state)
 
 static void journal_refusing_events_loses_them(void **state)
 {
-	const struct rec_entry *e;
+	const struct uk_rec_entry *e;
 
 	start(NULL);
-	rec_plan(-EAGAIN, 3);
+	uk_rec_plan(-EAGAIN, 3);
 	feed(1, 0, T0);
 	feed(2, 0, T0);
 	feed(3, 0, T0);
@@ -1139,16 +1045,16 @@ static void journal_refusing_events_loses_them(void **state)
 
 	feed(4, 0, T0);
 	assert_int_equal(pl.journaled, 1);
-	assert_int_equal(rec.n, 2);
-	assert_val(&rec.e[0], "UACCESS_SEQ", "4");
-	e = &rec.e[1];
-	assert_val(e, "UACCESS_LOSS_REASON", "journal-send-failed");
-	assert_val(e, "UACCESS_LOSS_COUNT", "3");
-	assert_val(e, "UACCESS_LOSS_DETAIL", strerror(EAGAIN));
+	assert_int_equal(uk_rec.n, 2);
+	uk_rec_assert_val(&uk_rec.e[0], "UACCESS_SEQ", "4");
+	e = &uk_rec.e[1];
+	uk_rec_assert_val(e, "UACCESS_LOSS_REASON", "journal-send-failed");
+	uk_rec_assert_val(e, "UACCESS_LOSS_COUNT", "3");
+	uk_rec_assert_val(e, "UACCESS_LOSS_DETAIL", strerror(EAGAIN));
 	assert_lost(3);
 
 	/* Refused entries that are not events are no lost events. */
-	rec_plan(-EIO, 1);
+	uk_rec_plan(-EIO, 1);
 	uk_pipeline_overrun(&pl);
 	assert_int_equal(pl.journal.failed, 4);
 	assert_lost(3);
@@ -1160,15 +1066,15 @@ static void loss_entry_refused_by_the_journal_is_written_at_flush(void **state)
 
 	start(NULL);
 	feed(1, 0, T0);
-	rec_plan(-EAGAIN, 2);			/* the event, then the loss entry */
+	uk_rec_plan(-EAGAIN, 2);			/* the event, then the loss entry */
 	feed(3, 0, T0);
 	uk_pipeline_tick(&pl, T0 + SEC);
 	assert_int_equal(pl.journal_lost, 1);
 	assert_int_equal(loss_entries(UK_LOSS_SEQ_GAP), 0);
 	assert_lost(2);
-	before = rec.n;
+	before = uk_rec.n;
 	uk_pipeline_flush(&pl);
-	assert_int_equal(rec.n, before + 2);
+	assert_int_equal(uk_rec.n, before + 2);
 	assert_loss_entry(UK_LOSS_SEQ_GAP, 0, 1, 1);
 	assert_loss_entry(UK_LOSS_JOURNAL, 0, 2, 2);
 }
@@ -1239,7 +1145,7 @@ static void dump_sites_reply_is_merged_into_the_table(void **state)
 	s = uk_agg_find(pl.agg, ks.site_ip, ks.kind, ks.helper, ks.direction);
 	assert_non_null(s);
 	assert_int_equal(s->count, 40);
-	assert_int_equal(rec.n, 0);
+	assert_int_equal(uk_rec.n, 0);
 	assert_int_equal(pl.malformed, 0);
 }
 
@@ -1320,7 +1226,7 @@ static void json_numbers_are_the_counters(void **state)
 	uk_pipeline_overrun(&pl);
 	feed(20, 0, T0);				/* overrun 6 */
 	kernel_status(5, 3, 20);			/* dropped 1, overflow 2 */
-	rec_plan(-EBUSY, 1);
+	uk_rec_plan(-EBUSY, 1);
 	feed(21, 1, T0 + 100 * SEC);			/* journal refuses */
 	for (i = 0; i < 20; i++)			/* evictions */
 		feed(22 + i, 10 + i, T0 + 100 * SEC);
@@ -1351,7 +1257,7 @@ static void json_numbers_are_the_counters(void **state)
 	assert_json_u64(root, "max_sites", 16);
 	assert_json_u64(root, "stacks", st.stacks);
 	assert_json_u64(root, "journal_sent", pl.journal.sent);
-	assert_json_u64(root, "journal_sent", (uint64_t)rec.n);
+	assert_json_u64(root, "journal_sent", (uint64_t)uk_rec.n);
 	assert_json_u64(root, "journal_failed", 1);
 	assert_json_u64(root, "journal_lost_events", 1);
 	assert_int_equal(uk_json_get_str(uk_json_object_get(root,
