@@ -2,9 +2,8 @@
 /*
  * The uaccessctl verb tests' shared parts: fake transports behind
  * uk_cli_sys (control socket, netlink family, events group, clocks), a
- * runner that captures a verb's stdout and stderr, and golden files
- * ($UK_TEST_DATA/golden/NAME; UK_UPDATE_GOLDEN=1 rewrites them, to be
- * reviewed before committing).
+ * runner that captures a verb's stdout and stderr; golden files and text
+ * comparisons are tests/support/golden.h's.
  *
  * Include after cmocka.h.  Each test starts with fake_reset_all().
  */
@@ -23,6 +22,7 @@
 #include "uaccessctl/cli.h"
 #include "common/control_client.h"
 #include "uaccessctl/output.h"
+#include "golden.h"
 #include "msgbuild.h"
 
 #define FAKE_FAMILY	0x1d
@@ -367,44 +367,5 @@ static inline void run_verb(uk_cli_verb_fn fn, struct uk_cli cli,
 		run_verb(fn, cli, r, (int)(sizeof(argv_) /		\
 			 sizeof(argv_[0])) - 1, argv_ + 1);		\
 	} while (0)
-
-/* Fails with both texts when @got differs from @want. */
-static inline void assert_text(const char *what, const char *got,
-			       const char *want)
-{
-	if (strcmp(got ? got : "", want))
-		fail_msg("%s: expected\n---\n%s---\ngot\n---\n%s---", what,
-			 want, got ? got : "(null)");
-}
-
-/* Compares @got with the golden file @name. */
-static inline void assert_golden(const char *name, const char *got)
-{
-	const char *dir = getenv("UK_TEST_DATA");
-	char path[4096], *want = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *f;
-
-	if (!dir)
-		dir = ".";
-	snprintf(path, sizeof(path), "%s/golden/%s", dir, name);
-	if (getenv("UK_UPDATE_GOLDEN")) {
-		f = fopen(path, "w");
-		assert_non_null(f);
-		fputs(got, f);
-		fclose(f);
-		return;
-	}
-	f = fopen(path, "r");
-	if (!f)
-		fail_msg("golden file %s: %s", path, strerror(errno));
-	n = getdelim(&want, &cap, '\0', f);
-	fclose(f);
-	if (n < 0)
-		want = strdup("");
-	assert_text(path, got, want);
-	free(want);
-}
 
 #endif /* UK_TEST_CLI_FAKE_H */

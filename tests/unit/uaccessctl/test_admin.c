@@ -47,11 +47,11 @@ static void set_mode_sends_only_the_mode(void **state)
 	assert_false(fake.set_has_interval);
 	assert_false(fake.set_has_burst);
 	assert_int_equal(fake.set_mode, UACCESS_KADDR_MODE_WARN);
-	assert_text("stdout", r.out,
+	uk_assert_text("stdout", r.out,
 		    "kernel.mode warn\n"
 		    "kernel.ratelimit_interval_ms 5000\n"
 		    "kernel.ratelimit_burst 10\n");
-	assert_text("stderr", r.err, "");
+	uk_assert_text("stderr", r.err, "");
 	assert_int_equal(fake.opens, 1);
 	assert_int_equal(fake.closes, 1);
 	run_free(&r);
@@ -92,7 +92,7 @@ static void set_ratelimit_takes_interval_and_burst(void **state)
 	assert_true(fake.set_has_burst);
 	assert_int_equal(fake.set_interval, 1000);
 	assert_int_equal(fake.set_burst, 5);
-	assert_text("stdout", r.out,
+	uk_assert_text("stdout", r.out,
 		    "{\"kernel\":{\"mode\":\"report\",\"ratelimit_interval_ms\":1000,\"ratelimit_burst\":5}}\n");
 	run_free(&r);
 }
@@ -161,7 +161,7 @@ static void set_bad_input_exits_2_before_the_kernel(void **state)
 				 cases[i].err, r.err);
 		assert_int_equal(fake.opens, 0);
 		assert_int_equal(fake.sets, 0);
-		assert_text("stdout", r.out, "");
+		uk_assert_text("stdout", r.out, "");
 		run_free(&r);
 	}
 }
@@ -175,16 +175,16 @@ static void set_refused_by_the_kernel_shows_its_message(void **state)
 	fake.set_why = "integer out of range";
 	RUN(&r, uk_cli_set, plain, "ratelimit-burst", "5000");
 	assert_int_equal(r.code, UK_EXIT_USAGE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: the kernel refused the setting: integer out of range\n");
-	assert_text("stdout", r.out, "");
+	uk_assert_text("stdout", r.out, "");
 	assert_int_equal(fake.opens, fake.closes);
 	run_free(&r);
 	kernel_up();
 	fake.set_err = -EINVAL;
 	RUN(&r, uk_cli_set, plain, "ratelimit-interval", "9999999");
 	assert_int_equal(r.code, UK_EXIT_USAGE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: the kernel refused the setting: Invalid argument\n");
 	run_free(&r);
 }
@@ -198,7 +198,7 @@ static void set_without_privilege_exits_5(void **state)
 	fake.set_why = "CAP_SYS_ADMIN is required";
 	RUN(&r, uk_cli_set, plain, "mode", "off");
 	assert_int_equal(r.code, UK_EXIT_PERM);
-	assert_text("stderr", r.err, MSG_NEED_ADMIN);
+	uk_assert_text("stderr", r.err, MSG_NEED_ADMIN);
 	run_free(&r);
 }
 
@@ -210,7 +210,7 @@ static void set_without_family_exits_3(void **state)
 	fake.open_err = -ENOENT;
 	RUN(&r, uk_cli_set, plain, "mode", "off");
 	assert_int_equal(r.code, UK_EXIT_NO_KERNEL);
-	assert_text("stderr", r.err, MSG_NO_KERNEL);
+	uk_assert_text("stderr", r.err, MSG_NO_KERNEL);
 	run_free(&r);
 }
 
@@ -223,7 +223,7 @@ static void set_then_status_failure_exits_1(void **state)
 	RUN(&r, uk_cli_set, plain, "mode", "off");
 	assert_int_equal(r.code, UK_EXIT_FAILURE);
 	assert_int_equal(fake.sets, 1);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: the setting was made, but get-status failed: Connection timed out\n");
 	run_free(&r);
 	kernel_up();
@@ -231,7 +231,7 @@ static void set_then_status_failure_exits_1(void **state)
 	fake.set_why = "failed to apply the configuration";
 	RUN(&r, uk_cli_set, plain, "mode", "off");
 	assert_int_equal(r.code, UK_EXIT_FAILURE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: set-config failed: failed to apply the configuration\n");
 	run_free(&r);
 }
@@ -255,14 +255,14 @@ static void reset_goes_through_the_daemon(void **state)
 	fake.reply_reset = reply_reset;
 	RUN(&r, uk_cli_reset, plain);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_golden("reset-daemon.txt", r.out);
-	assert_text("request", fake.requests[0], "{\"cmd\":\"reset\"}");
+	uk_assert_golden("reset-daemon.txt", r.out);
+	uk_assert_text("request", fake.requests[0], "{\"cmd\":\"reset\"}");
 	assert_int_equal(fake.opens, 0);
 	assert_int_equal(fake.resets, 0);
 	run_free(&r);
 	RUN(&r, uk_cli_reset, json);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_golden("reset-daemon.json", r.out);
+	uk_assert_golden("reset-daemon.json", r.out);
 	run_free(&r);
 }
 
@@ -277,7 +277,7 @@ static void reset_without_daemon_asks_the_kernel(void **state)
 	RUN(&r, uk_cli_reset, plain);
 	assert_int_equal(r.code, UK_EXIT_OK);
 	assert_int_equal(fake.resets, 1);
-	assert_golden("reset-netlink.txt", r.out);
+	uk_assert_golden("reset-netlink.txt", r.out);
 	assert_int_equal(fake.opens, fake.closes);
 	run_free(&r);
 }
@@ -306,7 +306,7 @@ static void reset_refused_by_the_daemon_exits_5(void **state)
 	fake.reply_reset = "{\"ok\":false,\"cmd\":\"reset\",\"version\":1,\"error\":\"permission denied: reset needs root\",\"errno\":1}";
 	RUN(&r, uk_cli_reset, plain);
 	assert_int_equal(r.code, UK_EXIT_PERM);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: permission denied: reset needs root\n");
 	assert_int_equal(fake.resets, 0);	/* no way around it */
 	run_free(&r);
@@ -321,7 +321,7 @@ static void reset_daemon_without_kernel_falls_back_to_netlink(void **state)
 	fake.open_err = -ENOENT;
 	RUN(&r, uk_cli_reset, plain);
 	assert_int_equal(r.code, UK_EXIT_NO_KERNEL);
-	assert_text("stderr", r.err, MSG_NO_KERNEL);
+	uk_assert_text("stderr", r.err, MSG_NO_KERNEL);
 	run_free(&r);
 }
 
@@ -334,7 +334,7 @@ static void reset_netlink_errors(void **state)
 	fake.reset_err = -EPERM;
 	RUN(&r, uk_cli_reset, plain);
 	assert_int_equal(r.code, UK_EXIT_PERM);
-	assert_text("stderr", r.err, MSG_NEED_ADMIN);
+	uk_assert_text("stderr", r.err, MSG_NEED_ADMIN);
 	assert_int_equal(fake.opens, fake.closes);
 	run_free(&r);
 	kernel_up();
@@ -349,7 +349,7 @@ static void reset_netlink_errors(void **state)
 	fake.reset_why = "no memory for the reply";
 	RUN(&r, uk_cli_reset, plain);
 	assert_int_equal(r.code, UK_EXIT_FAILURE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: reset failed: no memory for the reply\n");
 	run_free(&r);
 }
@@ -362,7 +362,7 @@ static void reset_daemon_bad_replies_exit_1(void **state)
 	fake.reply_reset = "{\"ok\":true,\"cmd\":\"reset\"}";
 	RUN(&r, uk_cli_reset, plain);
 	assert_int_equal(r.code, UK_EXIT_FAILURE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: uaccessd reset the counters, but its reply has no \"kernel_before\"\n");
 	run_free(&r);
 	kernel_up();
@@ -380,7 +380,7 @@ static void reset_arguments_are_refused(void **state)
 	kernel_up();
 	RUN(&r, uk_cli_reset, plain, "all");
 	assert_int_equal(r.code, UK_EXIT_USAGE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: reset: unexpected argument 'all'\n");
 	assert_int_equal(fake.ctl_calls, 0);
 	assert_int_equal(fake.resets, 0);
@@ -397,13 +397,13 @@ static void reload_prints_nothing_or_one_document(void **state)
 	fake.reply_reload = "{\"ok\":true,\"cmd\":\"reload\",\"version\":1}";
 	RUN(&r, uk_cli_reload, plain);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_text("stdout", r.out, "");
-	assert_text("stderr", r.err, "");
-	assert_text("request", fake.requests[0], "{\"cmd\":\"reload\"}");
+	uk_assert_text("stdout", r.out, "");
+	uk_assert_text("stderr", r.err, "");
+	uk_assert_text("request", fake.requests[0], "{\"cmd\":\"reload\"}");
 	run_free(&r);
 	RUN(&r, uk_cli_reload, json);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_text("stdout", r.out, "{\"reloaded\":true}\n");
+	uk_assert_text("stdout", r.out, "{\"reloaded\":true}\n");
 	run_free(&r);
 	assert_int_equal(fake.opens, 0);
 }
@@ -416,14 +416,14 @@ static void reload_errors(void **state)
 	fake.reply_reload = "{\"ok\":false,\"cmd\":\"reload\",\"version\":1,\"error\":\"/etc/uaccessd.conf:3: unknown key \\\"x\\\"\",\"errno\":22}";
 	RUN(&r, uk_cli_reload, plain);
 	assert_int_equal(r.code, UK_EXIT_FAILURE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: uaccessd kept its configuration: /etc/uaccessd.conf:3: unknown key \"x\"\n");
 	run_free(&r);
 	kernel_up();
 	fake.reply_reload = "{\"ok\":false,\"cmd\":\"reload\",\"version\":1,\"error\":\"permission denied: reload needs root\",\"errno\":1}";
 	RUN(&r, uk_cli_reload, plain);
 	assert_int_equal(r.code, UK_EXIT_PERM);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: permission denied: reload needs root\n");
 	run_free(&r);
 	kernel_up();
@@ -434,7 +434,7 @@ static void reload_errors(void **state)
 	kernel_up();
 	RUN(&r, uk_cli_reload, plain, "now");
 	assert_int_equal(r.code, UK_EXIT_USAGE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: reload: unexpected argument 'now'\n");
 	assert_int_equal(fake.ctl_calls, 0);
 	run_free(&r);

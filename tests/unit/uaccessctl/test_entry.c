@@ -25,6 +25,7 @@
 #include "fixtures.h"
 #include "uaccessctl/entry.h"
 #include "uaccessctl/list.h"
+#include "golden.h"
 
 #define USEC		1000000ULL
 
@@ -319,48 +320,6 @@ static void json_of_odd_values_stays_valid(void **state)
 
 /* ---- text output and golden files ---- */
 
-static char *golden_path(const char *name)
-{
-	const char *dir = getenv("UK_TEST_DATA");
-	char *p;
-
-	if (dir)
-		assert_true(asprintf(&p, "%s/golden/%s", dir, name) > 0);
-	else
-		assert_true(asprintf(&p, "%.*s/golden/%s",
-				     (int)(strrchr(__FILE__, '/') - __FILE__),
-				     __FILE__, name) > 0);
-	return p;
-}
-
-static void assert_golden(const char *name, const char *got)
-{
-	char *path = golden_path(name), *want = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *f;
-
-	if (getenv("UK_UPDATE_GOLDEN")) {
-		f = fopen(path, "w");
-		assert_non_null(f);
-		fputs(got, f);
-		assert_int_equal(fclose(f), 0);
-		free(path);
-		return;
-	}
-	f = fopen(path, "r");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	n = getdelim(&want, &cap, '\0', f);
-	fclose(f);
-	assert_true(n > 0);
-	if (strcmp(want, got))
-		fail_msg("output differs from %s:\n--- want\n%s--- got\n%s",
-			 path, want, got);
-	free(want);
-	free(path);
-}
-
 /* Runs @fn into a memory stream and gives the text. */
 static char *capture_show(const struct uk_entry *e, const char *catalog)
 {
@@ -387,7 +346,7 @@ static void show_block_of_an_event(void **state)
 	entry_from(&e, event_fields, ARRAY_SIZE(event_fields),
 		   NOW - 7380 * USEC);
 	text = capture_show(&e, catalog);
-	assert_golden("journal-show-event.txt", text);
+	uk_assert_golden("journal-show-event.txt", text);
 	free(text);
 	uk_entry_release(&e);
 }
@@ -399,7 +358,7 @@ static void show_block_of_a_loss_entry_names_its_own_fields(void **state)
 
 	entry_from(&e, loss_fields, ARRAY_SIZE(loss_fields), NOW - 12 * USEC);
 	text = capture_show(&e, NULL);
-	assert_golden("journal-show-loss.txt", text);
+	uk_assert_golden("journal-show-loss.txt", text);
 	free(text);
 	uk_entry_release(&e);
 }
@@ -424,7 +383,7 @@ static void show_block_of_a_sparse_event(void **state)
 
 	entry_from(&e, sparse, ARRAY_SIZE(sparse), NOW);
 	text = capture_show(&e, NULL);
-	assert_golden("journal-show-sparse.txt", text);
+	uk_assert_golden("journal-show-sparse.txt", text);
 	/* No escape sequence reaches the terminal. */
 	assert_null(strchr(text, '\x1b'));
 	free(text);
@@ -487,7 +446,7 @@ static void list_table_of_one_machine(void **state)
 	fill_table(&t, false);
 	assert_false(uk_list_table_fleet(&t));
 	text = capture_table(&t, true);
-	assert_golden("journal-list.txt", text);
+	uk_assert_golden("journal-list.txt", text);
 	assert_null(strchr(text, '\x1b'));
 	free(text);
 	uk_list_table_release(&t);
@@ -522,7 +481,7 @@ static void list_table_of_a_fleet_shows_hostnames(void **state)
 	fill_table(&t, true);
 	assert_true(uk_list_table_fleet(&t));
 	text = capture_table(&t, true);
-	assert_golden("journal-list-fleet.txt", text);
+	uk_assert_golden("journal-list-fleet.txt", text);
 	free(text);
 	uk_list_table_release(&t);
 }

@@ -27,6 +27,7 @@
 #include "common/json.h"
 #include "common/util.h"
 #include "fixtures.h"
+#include "golden.h"
 
 #define USEC		1000000ULL
 /* Thu 2026-12-03 07:12:01 UTC */
@@ -525,48 +526,6 @@ static void labels_tell_machines_apart(void **state)
 
 /* ---- output ---- */
 
-static char *golden_path(const char *name)
-{
-	const char *dir = getenv("UK_TEST_DATA");
-	char *p;
-
-	if (dir)
-		assert_true(asprintf(&p, "%s/golden/%s", dir, name) > 0);
-	else
-		assert_true(asprintf(&p, "%.*s/golden/%s",
-				     (int)(strrchr(__FILE__, '/') - __FILE__),
-				     __FILE__, name) > 0);
-	return p;
-}
-
-static void assert_golden(const char *name, const char *got)
-{
-	char *path = golden_path(name), *want = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *f;
-
-	if (getenv("UK_UPDATE_GOLDEN")) {
-		f = fopen(path, "w");
-		assert_non_null(f);
-		fputs(got, f);
-		assert_int_equal(fclose(f), 0);
-		free(path);
-		return;
-	}
-	f = fopen(path, "r");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	n = getdelim(&want, &cap, '\0', f);
-	fclose(f);
-	assert_true(n > 0);
-	if (strcmp(want, got))
-		fail_msg("output differs from %s:\n--- want\n%s--- got\n%s",
-			 path, want, got);
-	free(want);
-	free(path);
-}
-
 static char *capture(const struct uk_fleet *f, uint64_t limit, bool legend)
 {
 	char *text = NULL;
@@ -588,10 +547,10 @@ static void table_of_a_fleet(void **state)
 	fill_fleet(&f);
 	assert_int_equal(uk_fleet_finish(&f, UK_SORT_COUNT), 0);
 	text = capture(&f, 0, true);
-	assert_golden("fleet-top.txt", text);
+	uk_assert_golden("fleet-top.txt", text);
 	free(text);
 	text = capture(&f, 1, true);
-	assert_golden("fleet-top-n1.txt", text);
+	uk_assert_golden("fleet-top-n1.txt", text);
 	free(text);
 	/* Without the legend: rows only, one per line. */
 	text = capture(&f, 0, false);

@@ -142,7 +142,7 @@ static void help_and_version_exit_0(void **state)
 			fail_msg("--help does not list %s", verbs_[i]);
 		assert_non_null(find_verb(verbs_[i]));
 	}
-	assert_text("stderr", r.err, "");
+	uk_assert_text("stderr", r.err, "");
 	run_free(&r);
 	MAIN(&r, "status", "-h");
 	assert_int_equal(r.code, UK_EXIT_OK);
@@ -150,7 +150,7 @@ static void help_and_version_exit_0(void **state)
 	run_free(&r);
 	MAIN(&r, "--version");
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_text("stdout", r.out, "uaccessctl " UK_VERSION "\n");
+	uk_assert_text("stdout", r.out, "uaccessctl " UK_VERSION "\n");
 	run_free(&r);
 }
 
@@ -234,8 +234,8 @@ static void bad_command_lines_exit_2(void **state)
 			fail_msg("case %zu (%s): exit %d, want 2; stderr: %s",
 				 i, cases[i].args[0], r.code, r.err);
 		if (cases[i].err)
-			assert_text("stderr", r.err, cases[i].err);
-		assert_text("stdout", r.out, "");
+			uk_assert_text("stderr", r.err, cases[i].err);
+		uk_assert_text("stdout", r.out, "");
 		assert_int_equal(fake.ctl_calls, 0);
 		assert_int_equal(fake.opens, 0);
 		run_free(&r);
@@ -250,7 +250,7 @@ static void status_is_the_default_command(void **state)
 	MAIN(&r, "--no-pager");
 	assert_int_equal(r.code, UK_EXIT_OK);
 	assert_int_equal(strncmp(r.out, "kernel.available yes\n", 21), 0);
-	assert_text("request", fake.requests[0], "{\"cmd\":\"status\"}");
+	uk_assert_text("request", fake.requests[0], "{\"cmd\":\"status\"}");
 	run_free(&r);
 }
 
@@ -278,12 +278,12 @@ static void verb_options_reach_the_verb(void **state)
 	both_up();
 	MAIN(&r, "top", "--sort", "last", "-n", "3");
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_text("request", fake.requests[0],
+	uk_assert_text("request", fake.requests[0],
 		    "{\"cmd\":\"sites\",\"sort\":\"last\",\"limit\":3}");
 	run_free(&r);
 	both_up();
 	MAIN(&r, "--sort=name", "--lines=7", "sites");
-	assert_text("request", fake.requests[0],
+	uk_assert_text("request", fake.requests[0],
 		    "{\"cmd\":\"sites\",\"sort\":\"name\",\"limit\":7}");
 	run_free(&r);
 	both_up();
@@ -294,7 +294,7 @@ static void verb_options_reach_the_verb(void **state)
 	both_up();
 	MAIN(&r, "--kernel", "sites", "--json");
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_text("stdout", r.out,
+	uk_assert_text("stdout", r.out,
 		    "{\"source\":\"netlink\",\"total\":0,\"sites\":[]}\n");
 	assert_int_equal(fake.ctl_calls, 0);
 	run_free(&r);
@@ -312,7 +312,7 @@ static void arguments_after_double_dash_reach_the_verb(void **state)
 	both_up();
 	MAIN(&r, "top", "--sort", "count", "--", "-x");
 	assert_int_equal(r.code, UK_EXIT_USAGE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: top: unexpected argument '-x'\n");
 	run_free(&r);
 }

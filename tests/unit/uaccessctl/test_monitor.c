@@ -134,8 +134,8 @@ static void text_lines_match_golden(void **state)
 	three_kinds();
 	RUN(&r, uk_cli_monitor, plain);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_golden("monitor.txt", r.out);
-	assert_text("stderr", r.err, "");
+	uk_assert_golden("monitor.txt", r.out);
+	uk_assert_text("stderr", r.err, "");
 	assert_int_equal(fake.opens, 1);
 	assert_int_equal(fake.closes, 1);
 	assert_int_equal(fake.events_rcvbuf, 8 << 20);
@@ -152,7 +152,7 @@ static void json_lines_match_golden(void **state)
 	three_kinds();
 	RUN(&r, uk_cli_monitor, json);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_golden("monitor.json", r.out);
+	uk_assert_golden("monitor.json", r.out);
 	/* every line is one JSON object */
 	for (line = strtok_r(r.out, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save), n++) {
@@ -226,7 +226,7 @@ static void overrun_is_reported_and_monitor_goes_on(void **state)
 	add_error(-ENOBUFS);
 	end_with_sigterm();
 	RUN(&r, uk_cli_monitor, json);
-	assert_text("stdout", r.out, "{\"overrun\":true}\n");
+	uk_assert_text("stdout", r.out, "{\"overrun\":true}\n");
 	run_free(&r);
 }
 
@@ -257,7 +257,7 @@ static void malformed_messages_are_reported(void **state)
 	fake.dgrams[0].len = 16;
 	end_with_sigterm();
 	RUN(&r, uk_cli_monitor, json);
-	assert_text("stdout", r.out, "{\"malformed\":\"bad nlmsg_len\"}\n");
+	uk_assert_text("stdout", r.out, "{\"malformed\":\"bad nlmsg_len\"}\n");
 	run_free(&r);
 	fake_reset_all();
 	add(1);
@@ -342,7 +342,7 @@ static void timeout_ends_quietly(void **state)
 	RUN(&r, uk_cli_monitor, cli);
 	took = mono_ms() - t0;
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_text("stderr", r.err, "");
+	uk_assert_text("stderr", r.err, "");
 	assert_non_null(strstr(r.out, " 1 precheck "));
 	assert_true(took >= 200 && took < 5000);
 	run_free(&r);
@@ -357,7 +357,7 @@ static void timeout_before_n_events_exits_1(void **state)
 	add(1);
 	RUN(&r, uk_cli_monitor, cli);
 	assert_int_equal(r.code, UK_EXIT_FAILURE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: timed out: 1 of 3 events in 0.150 s\n");
 	run_free(&r);
 }
@@ -370,7 +370,7 @@ static void permission_denied_exits_5(void **state)
 	fake.events_err = -EPERM;
 	RUN(&r, uk_cli_monitor, plain);
 	assert_int_equal(r.code, UK_EXIT_PERM);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: permission denied: needs CAP_SYS_ADMIN\n");
 	assert_int_equal(fake.opens, fake.closes);
 	run_free(&r);
@@ -378,7 +378,7 @@ static void permission_denied_exits_5(void **state)
 	fake.events_err = -ENOMEM;
 	RUN(&r, uk_cli_monitor, plain);
 	assert_int_equal(r.code, UK_EXIT_FAILURE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: cannot join the events group: Cannot allocate memory\n");
 	run_free(&r);
 }
@@ -391,9 +391,9 @@ static void no_family_exits_3(void **state)
 	fake.open_err = -ENOENT;
 	RUN(&r, uk_cli_monitor, json);
 	assert_int_equal(r.code, UK_EXIT_NO_KERNEL);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: kernel lacks uaccess_kaddr support (CONFIG_DEBUG_UACCESS_KADDR)\n");
-	assert_text("stdout", r.out, "");
+	uk_assert_text("stdout", r.out, "");
 	run_free(&r);
 }
 
@@ -407,7 +407,7 @@ static void read_error_exits_1(void **state)
 	add(2);
 	RUN(&r, uk_cli_monitor, plain);
 	assert_int_equal(r.code, UK_EXIT_FAILURE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: reading events failed: Input/output error\n");
 	assert_non_null(strstr(r.out, " 1 precheck "));
 	assert_null(strstr(r.out, " 2 precheck "));
@@ -453,7 +453,7 @@ static void boot_time_is_used_without_real_time(void **state)
 	end_with_sigterm();
 	RUN(&r, uk_cli_monitor, plain);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_text("stdout", r.out,
+	uk_assert_text("stdout", r.out,
 		    "2025-11-24 15:59:00.250000 1 precheck __copy_to_user to-user 0xffff888000100008 kernel-mapped waitid+0x1c/0x80 poc[101]\n");
 	run_free(&r);
 }

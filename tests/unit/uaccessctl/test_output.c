@@ -76,7 +76,7 @@ static void error_prefixes_the_program_and_returns_the_code(void **state)
 
 	cli.err = cap_open(&c);
 	assert_int_equal(uk_cli_error(&cli, 42, "x %d y", 7), 42);
-	assert_text("err", cap_text(&c), "uaccessctl: x 7 y\n");
+	uk_assert_text("err", cap_text(&c), "uaccessctl: x 7 y\n");
 	cap_close(&c);
 }
 
@@ -188,7 +188,7 @@ static void ctl_failures_map_to_exit_codes(void **state)
 	cli.err = cap_open(&c);
 	assert_int_equal(uk_cli_ctl_fail(&cli, -EBUSY, "too many clients"),
 			 UK_EXIT_FAILURE);
-	assert_text("err", cap_text(&c), "uaccessctl: too many clients\n");
+	uk_assert_text("err", cap_text(&c), "uaccessctl: too many clients\n");
 	cap_close(&c);
 }
 
@@ -228,7 +228,7 @@ static void netlink_failures_map_to_exit_codes(void **state)
 			 UK_EXIT_FAILURE);
 	assert_int_equal(uk_cli_nl_fail(&cli, "reset", -EIO, "said so"),
 			 UK_EXIT_FAILURE);
-	assert_text("err", cap_text(&c),
+	uk_assert_text("err", cap_text(&c),
 		    "uaccessctl: kernel lacks uaccess_kaddr support (CONFIG_DEBUG_UACCESS_KADDR)\n"
 		    "uaccessctl: permission denied: needs CAP_SYS_ADMIN\n"
 		    "uaccessctl: permission denied: needs CAP_SYS_ADMIN\n"
@@ -325,7 +325,7 @@ static void kv_lines(void **state)
 	uk_cli_kv(f, "empty", "");
 	uk_cli_kv(f, "null", NULL);
 	uk_cli_kv(f, "evil", "x\ny");
-	assert_text("kv", cap_text(&c),
+	uk_assert_text("kv", cap_text(&c),
 		    "a.b value\nempty -\nnull -\nevil x?y\n");
 	cap_close(&c);
 }
@@ -343,7 +343,7 @@ static void kv_json_flattens_objects_and_arrays(void **state)
 
 	assert_int_equal(uk_json_parse(in, strlen(in), &v, NULL, 0), 0);
 	uk_cli_kv_json(f, "p", v);
-	assert_text("kv_json", cap_text(&c),
+	uk_assert_text("kv_json", cap_text(&c),
 		    "p.s x\n"
 		    "p.n -5\n"
 		    "p.u 18446744073709551615\n"
@@ -402,7 +402,7 @@ static void kv_fields_prints_present_fields_only(void **state)
 	uk_cli_kv_fields(f, "k", uk_status_fields, &st);
 	st.mode = 77;		/* a newer kernel's mode */
 	uk_cli_kv_fields(f, "k", uk_status_fields, &st);
-	assert_text("fields", cap_text(&c),
+	uk_assert_text("fields", cap_text(&c),
 		    "k.mode count\nk.dropped 3\nk.mode 77\nk.dropped 3\n");
 	cap_close(&c);
 }
@@ -431,7 +431,7 @@ static void table_aligns_columns(void **state)
 	assert_int_equal(uk_cli_table_add(t, r3), 0);
 	assert_int_equal(uk_cli_table_rows(t), 3);
 	uk_cli_table_print(t, f, true);
-	assert_text("table", cap_text(&c),
+	uk_assert_text("table", cap_text(&c),
 		    "   N NAME      WHEN\n"
 		    "1200 a         today\n"
 		    "   3 caf\xc3\xa9 long -\n"
@@ -439,7 +439,7 @@ static void table_aligns_columns(void **state)
 	cap_close(&c);
 	f = cap_open(&c);
 	uk_cli_table_print(t, f, false);
-	assert_text("table without header", cap_text(&c),
+	uk_assert_text("table without header", cap_text(&c),
 		    "1200 a         today\n"
 		    "   3 caf\xc3\xa9 long -\n"
 		    "   - x?y       -\n");
@@ -457,11 +457,11 @@ static void table_header_sets_the_width_when_wider(void **state)
 	assert_int_equal(uk_cli_table_new(cols, 3, &t), 0);
 	assert_int_equal(uk_cli_table_add(t, r1), 0);
 	uk_cli_table_print(t, f, true);
-	assert_text("table", cap_text(&c), "N NAME WHEN\n1 b    c\n");
+	uk_assert_text("table", cap_text(&c), "N NAME WHEN\n1 b    c\n");
 	cap_close(&c);
 	f = cap_open(&c);
 	uk_cli_table_print(t, f, false);
-	assert_text("table", cap_text(&c), "1 b c\n");
+	uk_assert_text("table", cap_text(&c), "1 b c\n");
 	cap_close(&c);
 	uk_cli_table_free(t);
 }
@@ -509,8 +509,8 @@ static void json_print_writes_one_document(void **state)
 	uk_json_init(&j, 0);
 	uk_json_object_begin(&j);	/* never closed */
 	assert_int_equal(uk_cli_json_print(&cli, &j), UK_EXIT_FAILURE);
-	assert_text("out", cap_text(&out), "{\"a\":1}\n");
-	assert_text("err", cap_text(&err),
+	uk_assert_text("out", cap_text(&out), "{\"a\":1}\n");
+	uk_assert_text("err", cap_text(&err),
 		    "uaccessctl: cannot write the JSON output: Invalid argument\n");
 	cap_close(&out);
 	cap_close(&err);

@@ -145,9 +145,9 @@ static void daemon_table_matches_golden(void **state)
 	daemon_up(reply_three);
 	RUN(&r, uk_cli_sites, plain);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_golden("sites-daemon.txt", r.out);
-	assert_text("stderr", r.err, "");
-	assert_text("request", fake.requests[0],
+	uk_assert_golden("sites-daemon.txt", r.out);
+	uk_assert_text("stderr", r.err, "");
+	uk_assert_text("request", fake.requests[0],
 		    "{\"cmd\":\"sites\",\"sort\":\"count\",\"limit\":0}");
 	run_free(&r);
 }
@@ -163,7 +163,7 @@ static void daemon_json_matches_golden_and_adds_suppressed(void **state)
 	daemon_up(reply_three);
 	RUN(&r, uk_cli_sites, json);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_golden("sites-daemon.json", r.out);
+	uk_assert_golden("sites-daemon.json", r.out);
 	assert_int_equal(uk_json_parse(r.out, r.outlen, &v, NULL, 0), 0);
 	assert_int_equal(uk_json_get_str(uk_json_object_get(v, "source"),
 					 &str), 0);
@@ -189,7 +189,7 @@ static void no_legend_drops_header_and_footer(void **state)
 	daemon_up(reply_three);
 	RUN(&r, uk_cli_sites, cli);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_golden("sites-daemon-no-legend.txt", r.out);
+	uk_assert_golden("sites-daemon-no-legend.txt", r.out);
 	assert_null(strstr(r.out, "COUNT"));
 	assert_null(strstr(r.out, "listed"));
 	run_free(&r);
@@ -202,7 +202,7 @@ static void top_asks_for_ten_by_default(void **state)
 	daemon_up(reply_two_of_three);
 	RUN(&r, uk_cli_top, plain);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_text("request", fake.requests[0],
+	uk_assert_text("request", fake.requests[0],
 		    "{\"cmd\":\"sites\",\"sort\":\"count\",\"limit\":10}");
 	assert_non_null(strstr(r.out, "\n2 of 3 sites listed.\n"));
 	run_free(&r);
@@ -217,14 +217,14 @@ static void lines_and_sort_reach_the_request(void **state)
 	cli.sort = UK_SORT_LAST;
 	RUN(&r, uk_cli_top, cli);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_text("request", fake.requests[0],
+	uk_assert_text("request", fake.requests[0],
 		    "{\"cmd\":\"sites\",\"sort\":\"last\",\"limit\":2}");
 	run_free(&r);
 	daemon_up(reply_two_of_three);
 	cli.sort = UK_SORT_NAME;
 	RUN(&r, uk_cli_sites, cli);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_text("request", fake.requests[0],
+	uk_assert_text("request", fake.requests[0],
 		    "{\"cmd\":\"sites\",\"sort\":\"name\",\"limit\":2}");
 	run_free(&r);
 }
@@ -249,8 +249,8 @@ static void bad_arguments_exit_2_before_any_request(void **state)
 		run_verb(uk_cli_sites, plain, &r, cases[i].argc,
 			 cases[i].argv);
 		assert_int_equal(r.code, UK_EXIT_USAGE);
-		assert_text("stderr", r.err, cases[i].err);
-		assert_text("stdout", r.out, "");
+		uk_assert_text("stderr", r.err, cases[i].err);
+		uk_assert_text("stdout", r.out, "");
 		assert_int_equal(fake.ctl_calls, 0);
 		run_free(&r);
 	}
@@ -264,14 +264,14 @@ static void empty_table_says_so(void **state)
 	daemon_up(reply_empty);
 	RUN(&r, uk_cli_sites, plain);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_text("stdout", r.out, "No sites recorded.\n");
+	uk_assert_text("stdout", r.out, "No sites recorded.\n");
 	run_free(&r);
 	RUN(&r, uk_cli_sites, cli);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_text("stdout", r.out, "");
+	uk_assert_text("stdout", r.out, "");
 	run_free(&r);
 	RUN(&r, uk_cli_sites, json);
-	assert_text("stdout", r.out,
+	uk_assert_text("stdout", r.out,
 		    "{\"source\":\"uaccessd\",\"total\":0,\"sites\":[]}\n");
 	run_free(&r);
 }
@@ -284,9 +284,9 @@ static void daemon_absent_exits_4(void **state)
 	fake.ctl_err = -ECONNREFUSED;
 	RUN(&r, uk_cli_top, plain);
 	assert_int_equal(r.code, UK_EXIT_NO_DAEMON);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: uaccessd is not running (systemctl start uaccessd)\n");
-	assert_text("stdout", r.out, "");
+	uk_assert_text("stdout", r.out, "");
 	assert_int_equal(fake.opens, 0);	/* no fallback to the kernel */
 	run_free(&r);
 }
@@ -306,14 +306,14 @@ static void daemon_bad_replies_exit_1(void **state)
 		daemon_up(bad[i]);
 		RUN(&r, uk_cli_sites, plain);
 		assert_int_equal(r.code, UK_EXIT_FAILURE);
-		assert_text("stderr", r.err,
+		uk_assert_text("stderr", r.err,
 			    "uaccessctl: uaccessd's sites reply has no \"sites\" array or \"total\"\n");
 		run_free(&r);
 	}
 	daemon_up("{\"ok\":false,\"cmd\":\"sites\",\"error\":\"\\\"sort\\\" must be one of \\\"count\\\", \\\"last\\\", \\\"name\\\"\",\"errno\":22}");
 	RUN(&r, uk_cli_sites, plain);
 	assert_int_equal(r.code, UK_EXIT_FAILURE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: \"sort\" must be one of \"count\", \"last\", \"name\"\n");
 	run_free(&r);
 }
@@ -325,8 +325,8 @@ static void kernel_table_matches_golden(void **state)
 	kernel_up();
 	RUN(&r, uk_cli_sites, kernel);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_golden("sites-kernel.txt", r.out);
-	assert_text("stderr", r.err, "");
+	uk_assert_golden("sites-kernel.txt", r.out);
+	uk_assert_text("stderr", r.err, "");
 	assert_int_equal(fake.ctl_calls, 0);
 	assert_int_equal(fake.opens, 1);
 	assert_int_equal(fake.closes, 1);
@@ -344,7 +344,7 @@ static void kernel_json_matches_golden(void **state)
 	kernel_up();
 	RUN(&r, uk_cli_sites, cli);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_golden("sites-kernel.json", r.out);
+	uk_assert_golden("sites-kernel.json", r.out);
 	assert_int_equal(uk_json_parse(r.out, r.outlen, &v, NULL, 0), 0);
 	s = uk_json_array_at(uk_json_object_get(v, "sites"), 0);
 	/* the busiest: alpha_write, last hit 1 s ago */
@@ -411,9 +411,9 @@ static void kernel_permission_denied_exits_5(void **state)
 	fake.dump_why = "CAP_SYS_ADMIN is required";
 	RUN(&r, uk_cli_sites, kernel);
 	assert_int_equal(r.code, UK_EXIT_PERM);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: permission denied: needs CAP_SYS_ADMIN\n");
-	assert_text("stdout", r.out, "");
+	uk_assert_text("stdout", r.out, "");
 	assert_int_equal(fake.opens, fake.closes);
 	run_free(&r);
 }
@@ -426,7 +426,7 @@ static void kernel_without_family_exits_3(void **state)
 	fake.open_err = -ENOENT;
 	RUN(&r, uk_cli_top, kernel);
 	assert_int_equal(r.code, UK_EXIT_NO_KERNEL);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: kernel lacks uaccess_kaddr support (CONFIG_DEBUG_UACCESS_KADDR)\n");
 	run_free(&r);
 }
@@ -440,14 +440,14 @@ static void kernel_dump_failure_exits_1_with_its_message(void **state)
 	fake.dump_why = "attribute count: length 4, expected 8";
 	RUN(&r, uk_cli_sites, kernel);
 	assert_int_equal(r.code, UK_EXIT_FAILURE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: dump-sites failed: attribute count: length 4, expected 8\n");
 	run_free(&r);
 	kernel_up();
 	fake.dump_err = -ETIMEDOUT;
 	RUN(&r, uk_cli_sites, kernel);
 	assert_int_equal(r.code, UK_EXIT_FAILURE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: dump-sites: the kernel did not answer in time\n");
 	run_free(&r);
 }

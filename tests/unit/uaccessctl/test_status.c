@@ -89,10 +89,10 @@ static void ok_text_matches_golden(void **state)
 	both_up();
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_golden("status-ok.txt", r.out);
-	assert_text("stderr", r.err, "");
+	uk_assert_golden("status-ok.txt", r.out);
+	uk_assert_text("stderr", r.err, "");
 	assert_int_equal(fake.opens, fake.closes);
-	assert_text("request", fake.requests[0], "{\"cmd\":\"status\"}");
+	uk_assert_text("request", fake.requests[0], "{\"cmd\":\"status\"}");
 	run_free(&r);
 }
 
@@ -107,7 +107,7 @@ static void ok_json_matches_golden_and_parses(void **state)
 	both_up();
 	RUN(&r, uk_cli_status, json);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_golden("status-ok.json", r.out);
+	uk_assert_golden("status-ok.json", r.out);
 	assert_int_equal(uk_json_parse(r.out, r.outlen, &v, NULL, 0), 0);
 	assert_int_equal(uk_json_get_str(uk_json_object_get(
 		uk_json_object_get(v, "kernel"), "source"), &s), 0);
@@ -133,8 +133,8 @@ static void no_kernel_exits_3_and_prints_daemon_part(void **state)
 	fake.open_err = -ENOENT;
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_NO_KERNEL);
-	assert_golden("status-no-kernel.txt", r.out);
-	assert_text("stderr", r.err, MSG_NO_KERNEL);
+	uk_assert_golden("status-no-kernel.txt", r.out);
+	uk_assert_text("stderr", r.err, MSG_NO_KERNEL);
 	run_free(&r);
 }
 
@@ -146,8 +146,8 @@ static void no_kernel_json_says_unavailable(void **state)
 	fake.open_err = -ENOENT;
 	RUN(&r, uk_cli_status, json);
 	assert_int_equal(r.code, UK_EXIT_NO_KERNEL);
-	assert_golden("status-no-kernel.json", r.out);
-	assert_text("stderr", r.err, MSG_NO_KERNEL);
+	uk_assert_golden("status-no-kernel.json", r.out);
+	uk_assert_text("stderr", r.err, MSG_NO_KERNEL);
 	run_free(&r);
 }
 
@@ -160,8 +160,8 @@ static void kernel_from_daemon_when_netlink_has_none(void **state)
 	fake.reply_status = reply_kernel;
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_golden("status-kernel-from-daemon.txt", r.out);
-	assert_text("stderr", r.err, "");
+	uk_assert_golden("status-kernel-from-daemon.txt", r.out);
+	uk_assert_text("stderr", r.err, "");
 	run_free(&r);
 }
 
@@ -187,8 +187,8 @@ static void no_daemon_exits_4_and_prints_kernel_part(void **state)
 	fake.ctl_err = -ENOENT;
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_NO_DAEMON);
-	assert_golden("status-no-daemon.txt", r.out);
-	assert_text("stderr", r.err, MSG_NO_DAEMON);
+	uk_assert_golden("status-no-daemon.txt", r.out);
+	uk_assert_text("stderr", r.err, MSG_NO_DAEMON);
 	run_free(&r);
 }
 
@@ -200,7 +200,7 @@ static void no_daemon_json_says_not_running(void **state)
 	fake.ctl_err = -ECONNREFUSED;
 	RUN(&r, uk_cli_status, json);
 	assert_int_equal(r.code, UK_EXIT_NO_DAEMON);
-	assert_golden("status-no-daemon.json", r.out);
+	uk_assert_golden("status-no-daemon.json", r.out);
 	run_free(&r);
 }
 
@@ -214,12 +214,12 @@ static void socket_option_names_the_path(void **state)
 	RUN(&r, uk_cli_status, cli);
 	assert_int_equal(r.code, UK_EXIT_NO_DAEMON);
 	assert_string_equal(fake.ctl_path, "/tmp/nowhere/ctl");
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: uaccessd is not running (systemctl start uaccessd): no control socket /tmp/nowhere/ctl\n");
 	run_free(&r);
 	fake.ctl_err = -ECONNREFUSED;
 	RUN(&r, uk_cli_status, cli);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: uaccessd is not running (systemctl start uaccessd): nothing listens on /tmp/nowhere/ctl\n");
 	run_free(&r);
 }
@@ -233,7 +233,7 @@ static void kernel_dropped_exits_6(void **state)
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_LOSS);
 	assert_non_null(strstr(r.out, "kernel.dropped 9\n"));
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: events were lost: kernel dropped 9\n");
 	run_free(&r);
 }
@@ -246,7 +246,7 @@ static void kernel_site_overflow_exits_6(void **state)
 	fake.status.sites_overflow = 2;
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_LOSS);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: events were lost: kernel site table overflowed 2 times\n");
 	run_free(&r);
 }
@@ -261,7 +261,7 @@ static void daemon_lost_exits_6_json_says_loss(void **state)
 	assert_int_equal(r.code, UK_EXIT_LOSS);
 	assert_non_null(strstr(r.out, "\"lost\":5,"));
 	assert_non_null(strstr(r.out, ",\"loss\":true}\n"));
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: events were lost: uaccessd lost 5\n");
 	run_free(&r);
 }
@@ -276,7 +276,7 @@ static void every_loss_named_in_one_sentence(void **state)
 	fake.reply_status = reply_lost;
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_LOSS);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: events were lost: kernel dropped 1, kernel site table overflowed 1 times, uaccessd lost 5\n");
 	run_free(&r);
 }
@@ -290,8 +290,8 @@ static void no_kernel_beats_no_daemon(void **state)
 	fake.ctl_err = -ENOENT;
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_NO_KERNEL);
-	assert_text("stderr", r.err, MSG_NO_KERNEL MSG_NO_DAEMON);
-	assert_text("stdout", r.out,
+	uk_assert_text("stderr", r.err, MSG_NO_KERNEL MSG_NO_DAEMON);
+	uk_assert_text("stdout", r.out,
 		    "kernel.available no\n"
 		    "kernel.error kernel lacks uaccess_kaddr support (CONFIG_DEBUG_UACCESS_KADDR)\n"
 		    "daemon.running no\n"
@@ -308,7 +308,7 @@ static void no_daemon_beats_loss(void **state)
 	fake.ctl_err = -ENOENT;
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_NO_DAEMON);
-	assert_text("stderr", r.err, MSG_NO_DAEMON
+	uk_assert_text("stderr", r.err, MSG_NO_DAEMON
 		    "uaccessctl: events were lost: kernel dropped 4\n");
 	run_free(&r);
 }
@@ -322,7 +322,7 @@ static void no_kernel_beats_loss(void **state)
 	fake.reply_status = reply_lost;
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_NO_KERNEL);
-	assert_text("stderr", r.err, MSG_NO_KERNEL
+	uk_assert_text("stderr", r.err, MSG_NO_KERNEL
 		    "uaccessctl: events were lost: uaccessd lost 5\n");
 	run_free(&r);
 }
@@ -335,7 +335,7 @@ static void socket_permission_denied_exits_5(void **state)
 	fake.ctl_err = -EACCES;
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_PERM);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: permission denied: cannot connect to /run/uaccessd/control\n");
 	assert_non_null(strstr(r.out, "daemon.running no\n"));
 	run_free(&r);
@@ -350,7 +350,7 @@ static void daemon_error_reply_exits_1_with_its_message(void **state)
 		"{\"ok\":false,\"cmd\":\"status\",\"version\":1,\"error\":\"out of memory\",\"errno\":12}";
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_FAILURE);
-	assert_text("stderr", r.err, "uaccessctl: out of memory\n");
+	uk_assert_text("stderr", r.err, "uaccessctl: out of memory\n");
 	run_free(&r);
 }
 
@@ -369,7 +369,7 @@ static void daemon_reply_without_daemon_object_exits_1(void **state)
 		fake.reply_status = bad[i];
 		RUN(&r, uk_cli_status, plain);
 		assert_int_equal(r.code, UK_EXIT_FAILURE);
-		assert_text("stderr", r.err,
+		uk_assert_text("stderr", r.err,
 			    "uaccessctl: uaccessd's status reply has no \"daemon\" object\n");
 		run_free(&r);
 	}
@@ -389,14 +389,14 @@ static void daemon_garbage_reply_exits_1(void **state)
 	fake.reply_status = "{\"cmd\":\"status\"}";
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_FAILURE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: uaccessd's reply has no \"ok\"\n");
 	run_free(&r);
 	both_up();
 	fake.ctl_err = -ETIMEDOUT;
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_FAILURE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: uaccessd did not answer within 10 s\n");
 	run_free(&r);
 }
@@ -410,7 +410,7 @@ static void get_status_failure_exits_1_with_the_kernel_message(void **state)
 	fake.status_why = "status reply too large";
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_FAILURE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: get-status failed: status reply too large\n");
 	assert_non_null(strstr(r.out, "daemon.running yes\n"));
 	assert_int_equal(fake.opens, fake.closes);
@@ -419,7 +419,7 @@ static void get_status_failure_exits_1_with_the_kernel_message(void **state)
 	fake.open_err = -EIO;
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_FAILURE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: cannot reach the kernel's uaccess_kaddr family: Input/output error\n");
 	run_free(&r);
 }
@@ -435,7 +435,7 @@ static void kernel_option_skips_the_daemon(void **state)
 	assert_int_equal(r.code, UK_EXIT_OK);
 	assert_int_equal(fake.ctl_calls, 0);
 	assert_null(strstr(r.out, "daemon."));
-	assert_text("stderr", r.err, "");
+	uk_assert_text("stderr", r.err, "");
 	run_free(&r);
 	cli.json = true;
 	RUN(&r, uk_cli_status, cli);
@@ -463,9 +463,9 @@ static void arguments_are_refused(void **state)
 	both_up();
 	RUN(&r, uk_cli_status, plain, "now");
 	assert_int_equal(r.code, UK_EXIT_USAGE);
-	assert_text("stderr", r.err,
+	uk_assert_text("stderr", r.err,
 		    "uaccessctl: status: unexpected argument 'now'\n");
-	assert_text("stdout", r.out, "");
+	uk_assert_text("stdout", r.out, "");
 	assert_int_equal(fake.ctl_calls, 0);
 	assert_int_equal(fake.opens, 0);
 	run_free(&r);
