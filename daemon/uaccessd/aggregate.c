@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The daemon's site table and stack store; see aggregate.h.
+ * The daemon's site table and stack store; see aggregate.h.  This file
+ * has the sites, their order, summaries and the life cycle; the rest is
+ * in agg_site.c, agg_samples.c and agg_stacks.c (agg_internal.h).
  *
  * Three open-addressing hash tables (linear probing, backward-shift
  * deletion, no tombstones) hold pointers: sites by key, stacks by stack
@@ -25,751 +27,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "common/hashtab.h"
-#include "common/util.h"
-
-/* Interned frame symbol, shared by every stack that has the frame. */
-struct uk_str {
-	uint32_t refs;
-	uint32_t hash;
-	char s[];
-};
-
-struct uk_agg {
-	struct uk_agg_params p;
-	struct uk_htab sites;
-	struct uk_agg_link site_lru;	/* next: most recent, prev: least */
-	struct uk_htab stacks;
-	struct uk_agg_link stack_lru;
-	struct uk_htab strs;
-	struct uk_ratelimit global;
-	struct uk_agg_stats st;
-	uint64_t real_offset;		/* ts_real - ts_boot, last event */
-	bool have_offset;
-};
-
-struct site_key {
-	uint64_t ip;
-	uint8_t kind;
-	uint8_t helper;
-	uint8_t direction;
-};
-
-/* ---- Hashing ---- */
-
-static uint64_t key_hash(const struct site_key *k)
-{
-	uint64_t rest = k->kind | k->helper << 8 | (uint64_t)k->direction << 16;
-
-	return uk_hash_mix64(k->ip ^ (rest + 1) * 0x9e3779b97f4a7c15ULL);
-}
-
-static uint64_t site_hash(const void *entry, const void *ctx)
-{
-	const struct uk_agg_site *s = entry;
-	struct site_key k = {
-		.ip = s->site_ip, .kind = s->kind, .helper = s->helper,
-		.direction = s->direction,
-	};
-
-	return key_hash(&k);
-}
-
-static bool site_eq(const void *entry, const void *key)
-{
-	const struct uk_agg_site *s = entry;
-	const struct site_key *k = key;
-
-	return s->site_ip == k->ip && s->kind == k->kind &&
-	       s->helper == k->helper && s->direction == k->direction;
-}
-
-static uint64_t stack_hash(const void *entry, const void *ctx)
-{
-	return uk_hash_mix64(((const struct uk_agg_stack *)entry)->hash);
-}
-
-static bool stack_eq(const void *entry, const void *key)
-{
-	return ((const struct uk_agg_stack *)entry)->hash ==
-	       *(const uint32_t *)key;
-}
-
-/* FNV-1a, folded to the 32 bits a uk_str keeps. */
-static uint32_t str_hash32(const char *s, size_t len)
-{
-	uint64_t h = uk_hash_fnv1a(UK_FNV1A_INIT, s, len);
-
-	return (uint32_t)(h ^ h >> 32);
-}
-
-static uint64_t str_hash(const void *entry, const void *ctx)
-{
-	return uk_hash_mix64(((const struct uk_str *)entry)->hash);
-}
-
-struct str_key {
-	const char *s;
-	size_t len;
-	uint32_t hash;
-};
-
-static bool str_eq(const void *entry, const void *key)
-{
-	const struct uk_str *e = entry;
-	const struct str_key *k = key;
-
-	return e->hash == k->hash && strncmp(e->s, k->s, k->len) == 0 &&
-	       e->s[k->len] == '\0';
-}
-
-/* ---- LRU lists ---- */
-
-static void link_init(struct uk_agg_link *head)
-{
-	head->prev = head->next = head;
-}
-
-static void link_del(struct uk_agg_link *l)
-{
-	l->prev->next = l->next;
-	l->next->prev = l->prev;
-}
-
-static void link_add_front(struct uk_agg_link *head, struct uk_agg_link *l)
-{
-	l->next = head->next;
-	l->prev = head;
-	head->next->prev = l;
-	head->next = l;
-}
-
-static void link_move_front(struct uk_agg_link *head, struct uk_agg_link *l)
-{
-	if (head->next == l)
-		return;
-	link_del(l);
-	link_add_front(head, l);
-}
-
-/* After realloc() moved the struct holding @l: fix the neighbours. */
-static void link_moved(struct uk_agg_link *l)
-{
-	l->prev->next = l;
-	l->next->prev = l;
-}
-
-/* ---- Interned symbols ---- */
-
-static size_t bounded_len(const char *s, size_t size)
-{
-	/* A string that fills its array unterminated is cut by one byte. */
-	return strnlen(s, size - 1);
-}
-
-static const char *str_get(struct uk_agg *agg, const char *s, size_t len)
-{
-	struct str_key k = { .s = s, .len = len, .hash = str_hash32(s, len) };
-	struct uk_str *e = uk_htab_find(&agg->strs, uk_hash_mix64(k.hash),
-					str_eq, &k);
-
-	if (e) {
-		e->refs++;
-		return e->s;
-	}
-	if (uk_htab_reserve(&agg->strs, agg->strs.n + 1, str_hash, NULL) < 0)
-		return NULL;
-	e = malloc(offsetof(struct uk_str, s) + len + 1);
-	if (!e)
-		return NULL;
-	e->refs = 1;
-	e->hash = k.hash;
-	memcpy(e->s, s, len);
-	e->s[len] = '\0';
-	uk_htab_insert(&agg->strs, uk_hash_mix64(k.hash), e);
-	return e->s;
-}
-
-static void str_put(struct uk_agg *agg, const char *s)
-{
-	struct uk_str *e = container_of(s, struct uk_str, s);
-
-	if (--e->refs)
-		return;
-	uk_htab_remove(&agg->strs, e, str_hash, NULL);
-	free(e);
-}
-
-/* ---- Stack store ---- */
-
-static void stack_free(struct uk_agg *agg, struct uk_agg_stack *st)
-{
-	uint32_t i;
-
-	for (i = 0; i < st->nr_frames; i++)
-		str_put(agg, st->frames[i].symbol);
-	free(st);
-}
-
-static void stack_evict_to(struct uk_agg *agg, size_t max)
-{
-	while (agg->stacks.n > max) {
-		struct uk_agg_stack *st = container_of(agg->stack_lru.prev,
-						       struct uk_agg_stack,
-						       private_lru);
-
-		link_del(&st->private_lru);
-		uk_htab_remove(&agg->stacks, st, stack_hash, NULL);
-		stack_free(agg, st);
-		agg->st.stacks_evicted++;
-	}
-}
-
-static bool stack_same_frames(const struct uk_agg_stack *st,
-			      const struct uk_event *ev)
-{
-	uint32_t i;
-
-	if (st->nr_frames != ev->nr_frames)
-		return false;
-	for (i = 0; i < st->nr_frames; i++) {
-		const char *sym = ev->frames[i].symbol;
-		size_t len = bounded_len(sym, sizeof(ev->frames[i].symbol));
-
-		if (st->frames[i].ip != ev->frames[i].ip ||
-		    strncmp(st->frames[i].symbol, sym, len) ||
-		    st->frames[i].symbol[len])
-			return false;
-	}
-	return true;
-}
-
-struct stack_plan {
-	struct uk_agg_stack *old;	/* in the store */
-	struct uk_agg_stack *new;	/* to replace or add, or NULL */
-	bool touch;
-};
-
-static int stack_prepare(struct uk_agg *agg, const struct uk_event *ev,
-			 struct stack_plan *plan)
-{
-	uint32_t hash = ev->stack_hash, i;
-	struct uk_agg_stack *st;
-
-	memset(plan, 0, sizeof(*plan));
-	if (!agg->p.max_stacks || !hash)
-		return 0;
-	plan->old = uk_htab_find(&agg->stacks, uk_hash_mix64(hash), stack_eq,
-				 &hash);
-	plan->touch = plan->old || ev->nr_frames;
-	if (!ev->nr_frames || (plan->old && stack_same_frames(plan->old, ev)))
-		return 0;
-	if (!plan->old &&
-	    uk_htab_reserve(&agg->stacks, agg->stacks.n + 1, stack_hash,
-			    NULL) < 0)
-		return -ENOMEM;
-	st = calloc(1, sizeof(*st) + ev->nr_frames * sizeof(st->frames[0]));
-	if (!st)
-		return -ENOMEM;
-	st->hash = hash;
-	for (i = 0; i < ev->nr_frames; i++) {
-		const char *sym = ev->frames[i].symbol;
-
-		st->frames[i].ip = ev->frames[i].ip;
-		st->frames[i].symbol = str_get(agg, sym,
-			bounded_len(sym, sizeof(ev->frames[i].symbol)));
-		if (!st->frames[i].symbol) {
-			stack_free(agg, st);
-			return -ENOMEM;
-		}
-		st->nr_frames = i + 1;
-	}
-	plan->new = st;
-	return 0;
-}
-
-static void stack_abort(struct uk_agg *agg, struct stack_plan *plan)
-{
-	if (plan->new)
-		stack_free(agg, plan->new);
-	plan->new = NULL;
-}
-
-static void stack_commit(struct uk_agg *agg, struct stack_plan *plan,
-			 uint64_t ts_boot)
-{
-	struct uk_agg_stack *st = plan->old;
-
-	if (!plan->touch)
-		return;
-	if (plan->new && st) {
-		*uk_htab_slot_of(&agg->stacks, st, stack_hash, NULL) = plan->new;
-		plan->new->events = st->events;
-		link_del(&st->private_lru);
-		stack_free(agg, st);
-		st = plan->new;
-		link_add_front(&agg->stack_lru, &st->private_lru);
-	} else if (plan->new) {
-		st = plan->new;
-		uk_htab_insert(&agg->stacks, stack_hash(st, NULL), st);
-		link_add_front(&agg->stack_lru, &st->private_lru);
-	} else {
-		link_move_front(&agg->stack_lru, &st->private_lru);
-	}
-	plan->new = NULL;
-	st->events++;
-	st->last_boot = ts_boot;
-	/* The new entry is at the front: never the one evicted. */
-	stack_evict_to(agg, agg->p.max_stacks);
-}
-
-/* ---- Samples ----
- *
- * A site keeps its samples newest first in one byte buffer.  The newest
- * is encoded against an all-zero sample, every older one against the one
- * just newer than itself.  A record is a varint bitmap of the fields that
- * differ from the reference, then for each of them the zigzag varint of
- * the difference (modulo 2^64, so exact for any value), then the comm as
- * a length byte and its bytes.  ts_real is kept as ts_real - ts_boot,
- * which changes only when the clock is set, so a delta record is usually
- * seq, ts_boot and a few bytes: about 12 bytes instead of 88.
- * Adding a sample re-encodes the previous newest against the new one and
- * drops the oldest past the limit; reading decodes from the front.
- */
-
-enum {
-	SF_SEQ,
-	SF_TS_BOOT,
-	SF_TS_REAL,		/* as ts_real - ts_boot */
-	SF_ADDRESS,
-	SF_SIZE,
-	SF_PID,
-	SF_TGID,
-	SF_UID,
-	SF_CPU,
-	SF_SYSCALL_NR,
-	SF_STACK_HASH,
-	SF_CONTEXT,
-	SF_ADDR_CLASS,
-	SF_DIRECTION,
-	SF_NUM,
-	SF_COMM = SF_NUM,	/* its bit in the bitmap */
-};
-
-struct rec {
-	uint64_t v[SF_NUM];
-	char comm[UK_COMM_LEN];
-};
-
-/* bitmap (3 bytes for 15 bits) + 14 varints + length byte + comm */
-#define REC_MAX	(3 + SF_NUM * 10 + 1 + UK_COMM_LEN - 1)
-
-static void rec_from_event(struct rec *r, const struct uk_event *ev)
-{
-	size_t len = bounded_len(ev->comm, sizeof(ev->comm));
-
-	r->v[SF_SEQ] = ev->seq;
-	r->v[SF_TS_BOOT] = ev->ts_boot;
-	r->v[SF_TS_REAL] = ev->ts_real - ev->ts_boot;
-	r->v[SF_ADDRESS] = ev->address;
-	r->v[SF_SIZE] = ev->size;
-	r->v[SF_PID] = ev->pid;
-	r->v[SF_TGID] = ev->tgid;
-	r->v[SF_UID] = ev->uid;
-	r->v[SF_CPU] = ev->cpu;
-	r->v[SF_SYSCALL_NR] = (uint32_t)ev->syscall_nr;
-	r->v[SF_STACK_HASH] = ev->stack_hash;
-	r->v[SF_CONTEXT] = ev->context;
-	r->v[SF_ADDR_CLASS] = ev->addr_class;
-	r->v[SF_DIRECTION] = ev->direction;
-	memcpy(r->comm, ev->comm, len);
-	memset(r->comm + len, 0, sizeof(r->comm) - len);
-}
-
-static void rec_to_sample(const struct rec *r, struct uk_agg_sample *s)
-{
-	s->seq = r->v[SF_SEQ];
-	s->ts_boot = r->v[SF_TS_BOOT];
-	s->ts_real = r->v[SF_TS_REAL] + r->v[SF_TS_BOOT];
-	s->address = r->v[SF_ADDRESS];
-	s->size = r->v[SF_SIZE];
-	s->pid = (uint32_t)r->v[SF_PID];
-	s->tgid = (uint32_t)r->v[SF_TGID];
-	s->uid = (uint32_t)r->v[SF_UID];
-	s->cpu = (uint32_t)r->v[SF_CPU];
-	s->syscall_nr = (int32_t)(uint32_t)r->v[SF_SYSCALL_NR];
-	s->stack_hash = (uint32_t)r->v[SF_STACK_HASH];
-	s->context = (uint32_t)r->v[SF_CONTEXT];
-	s->addr_class = (uint32_t)r->v[SF_ADDR_CLASS];
-	s->direction = (uint32_t)r->v[SF_DIRECTION];
-	memcpy(s->comm, r->comm, sizeof(s->comm));
-}
-
-static size_t put_varint(uint8_t *p, uint64_t v)
-{
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		p[n++] = (uint8_t)v | 0x80;
-		v >>= 7;
-	}
-	p[n++] = (uint8_t)v;
-	return n;
-}
-
-/* Returns the bytes read, 0 when malformed or past @end. */
-static size_t get_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
-{
-	unsigned int shift;
-	size_t n = 0;
-
-	*v = 0;
-	for (shift = 0; shift < 64 && p + n < end; shift += 7) {
-		uint8_t b = p[n++];
-
-		*v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return n;
-	}
-	return 0;
-}
-
-static uint64_t zigzag(uint64_t d)
-{
-	return d << 1 ^ (0 - (d >> 63));
-}
-
-static uint64_t unzigzag(uint64_t z)
-{
-	return z >> 1 ^ (0 - (z & 1));
-}
-
-static size_t rec_encode(const struct rec *r, const struct rec *ref,
-			 uint8_t *out)
-{
-	uint64_t bits = 0;
-	size_t n, i, len;
-
-	for (i = 0; i < SF_NUM; i++)
-		if (r->v[i] != ref->v[i])
-			bits |= 1ULL << i;
-	if (strcmp(r->comm, ref->comm))
-		bits |= 1ULL << SF_COMM;
-	n = put_varint(out, bits);
-	for (i = 0; i < SF_NUM; i++)
-		if (bits & 1ULL << i)
-			n += put_varint(out + n, zigzag(r->v[i] - ref->v[i]));
-	if (bits & 1ULL << SF_COMM) {
-		len = strlen(r->comm);
-		out[n++] = (uint8_t)len;
-		memcpy(out + n, r->comm, len);
-		n += len;
-	}
-	return n;
-}
-
-/* Returns the record's length, 0 when it is malformed. */
-static size_t rec_decode(const uint8_t *p, const uint8_t *end,
-			 const struct rec *ref, struct rec *r)
-{
-	uint64_t bits, z;
-	size_t n, k, i;
-
-	*r = *ref;
-	n = get_varint(p, end, &bits);
-	if (!n || bits >> (SF_COMM + 1))
-		return 0;
-	for (i = 0; i < SF_NUM; i++) {
-		if (!(bits & 1ULL << i))
-			continue;
-		k = get_varint(p + n, end, &z);
-		if (!k)
-			return 0;
-		n += k;
-		r->v[i] = ref->v[i] + unzigzag(z);
-	}
-	if (bits & 1ULL << SF_COMM) {
-		if (p + n >= end || p[n] >= UK_COMM_LEN ||
-		    p[n] > end - (p + n + 1))
-			return 0;
-		k = p[n++];
-		memcpy(r->comm, p + n, k);
-		memset(r->comm + k, 0, sizeof(r->comm) - k);
-		n += k;
-	}
-	return n;
-}
-
-/* ---- Site memory ----
- *
- * One allocation per site: the struct, the symbol, then (8-aligned) the
- * stacks[] array of private_stacks_cap entries, then private_scap bytes
- * of encoded samples.  Three allocations would cost two malloc headers,
- * their rounding and two pointers: about 50 bytes of a ~370-byte site.
- * A site that outgrows its allocation moves (site_relayout()), and its
- * table slot and list neighbours follow.
- */
-
-static size_t site_stacks_off(size_t symlen)
-{
-	return (offsetof(struct uk_agg_site, symbol) + symlen + 1 + 7) &
-	       ~(size_t)7;
-}
-
-static size_t site_size(size_t symlen, unsigned int stacks_cap, size_t scap)
-{
-	return site_stacks_off(symlen) +
-	       stacks_cap * sizeof(struct uk_agg_stack_count) + scap;
-}
-
-static void site_set_stacks_ptr(struct uk_agg_site *s, size_t symlen)
-{
-	s->stacks = (struct uk_agg_stack_count *)((char *)s +
-						  site_stacks_off(symlen));
-}
-
-static uint8_t *site_samples(const struct uk_agg_site *s)
-{
-	return (uint8_t *)(s->stacks + s->private_stacks_cap);
-}
-
-static struct uk_agg_site *site_alloc(const struct uk_agg *agg,
-				      const struct site_key *k,
-				      const char *sym, size_t len,
-				      unsigned int stacks_cap, size_t scap)
-{
-	struct uk_agg_site *s;
-
-	s = calloc(1, site_size(len, stacks_cap, scap));
-	if (!s)
-		return NULL;
-	s->site_ip = k->ip;
-	s->kind = k->kind;
-	s->helper = k->helper;
-	s->direction = k->direction;
-	memcpy(s->symbol, sym, len);
-	s->symbol[len] = '\0';
-	s->private_stacks_cap = (uint8_t)stacks_cap;
-	s->private_scap = (uint16_t)scap;
-	site_set_stacks_ptr(s, len);
-	uk_ratelimit_init(&s->rl, agg->p.site_interval_ns, agg->p.site_burst);
-	return s;
-}
-
-/*
- * Gives a site in the table a new symbol (@sym NULL: keep it), stacks[]
- * capacity or samples capacity (>= what is used).  -ENOMEM leaves it
- * as it was.
- */
-static int site_relayout(struct uk_agg *agg, struct uk_agg_site **sp,
-			 const char *sym, size_t symlen,
-			 unsigned int stacks_cap, size_t scap)
-{
-	struct uk_agg_site *s = *sp, *n;
-	size_t oldlen = strlen(s->symbol);
-	void **slot = uk_htab_slot_of(&agg->sites, s, site_hash, NULL);
-
-	if (!sym)
-		symlen = oldlen;
-	if (symlen == oldlen && stacks_cap == s->private_stacks_cap) {
-		/* Only the samples' room changes: realloc() may do it in
-		 * place, and the offsets stay. */
-		n = realloc(s, site_size(symlen, stacks_cap, scap));
-		if (!n)
-			return -ENOMEM;
-		if (sym)
-			memcpy(n->symbol, sym, symlen);
-	} else {
-		n = malloc(site_size(symlen, stacks_cap, scap));
-		if (!n)
-			return -ENOMEM;
-		memcpy(n, s, offsetof(struct uk_agg_site, symbol));
-		memcpy(n->symbol, sym ? sym : s->symbol, symlen);
-		n->symbol[symlen] = '\0';
-		n->private_stacks_cap = (uint8_t)stacks_cap;
-		site_set_stacks_ptr(n, symlen);
-		memcpy(n->stacks, s->stacks, s->nr_stacks * sizeof(*s->stacks));
-		memcpy(site_samples(n), site_samples(s), s->private_slen);
-		free(s);
-	}
-	site_set_stacks_ptr(n, symlen);
-	n->private_scap = (uint16_t)scap;
-	*slot = n;
-	link_moved(&n->private_lru);
-	*sp = n;
-	return 0;
-}
-
-static bool site_symbol_is(const struct uk_agg_site *s, const char *sym,
-			   size_t len)
-{
-	return !strncmp(s->symbol, sym, len) && !s->symbol[len];
-}
-
-/* ---- Samples, continued ---- */
-
-/*
- * Byte length of the first @count records, 0 if they are malformed; the
- * first one decoded into @first and its length into @first_len.
- */
-static size_t samples_span(const struct uk_agg_site *s, unsigned int count,
-			   struct rec *first, size_t *first_len)
-{
-	const uint8_t *p = site_samples(s);
-	const uint8_t *end = p + s->private_slen;
-	struct rec ref = { 0 }, r;
-	size_t off = 0, n;
-	unsigned int i;
-
-	for (i = 0; i < count; i++) {
-		n = rec_decode(p + off, end, &ref, &r);
-		if (!n)
-			return 0;
-		if (!i && first) {
-			*first = r;
-			*first_len = n;
-		}
-		off += n;
-		ref = r;
-	}
-	return off;
-}
-
-struct sample_plan {
-	uint8_t head[2 * REC_MAX];	/* the new one + the previous newest */
-	size_t head_len;
-	size_t old_len;			/* the previous newest, replaced */
-	size_t rest_len;		/* older records kept after it */
-	size_t len;			/* bytes after the commit */
-	unsigned int n;			/* records after the commit */
-};
-
-/* What adding @r to the site's samples, keeping @max, would write. */
-static int sample_prepare(const struct uk_agg_site *s, const struct rec *r,
-			  unsigned int max, struct sample_plan *plan)
-{
-	static const struct rec zero;
-	struct rec newest;
-	unsigned int keep;
-	size_t len;
-
-	plan->head_len = rec_encode(r, &zero, plan->head);
-	plan->old_len = plan->rest_len = 0;
-	keep = 0;
-	if (s)
-		keep = s->nr_samples < max - 1 ? s->nr_samples : max - 1;
-	if (keep) {
-		len = samples_span(s, keep, &newest, &plan->old_len);
-		if (!len)
-			return -EBADMSG;	/* our own data: cannot be */
-		plan->rest_len = len - plan->old_len;
-		plan->head_len += rec_encode(&newest, r,
-					     plan->head + plan->head_len);
-	}
-	plan->n = keep + 1;
-	/* At most 64 records of REC_MAX bytes: fits private_slen. */
-	plan->len = plan->head_len + plan->rest_len;
-	return 0;
-}
-
-/* The site has room for plan->len bytes. */
-static void sample_commit(struct uk_agg_site *s, const struct sample_plan *plan)
-{
-	uint8_t *buf = site_samples(s);
-
-	memmove(buf + plan->head_len, buf + plan->old_len, plan->rest_len);
-	memcpy(buf, plan->head, plan->head_len);
-	s->private_slen = (uint16_t)plan->len;
-	s->nr_samples = (uint8_t)plan->n;
-}
-
-/* Keep the newest @max samples. */
-static void samples_truncate(struct uk_agg *agg, struct uk_agg_site **sp,
-			     unsigned int max)
-{
-	struct uk_agg_site *s = *sp;
-	size_t len;
-
-	if (s->nr_samples <= max)
-		return;
-	len = samples_span(s, max, NULL, NULL);
-	if (!len)
-		return;
-	s->private_slen = (uint16_t)len;
-	s->nr_samples = (uint8_t)max;
-	/* Giving memory back: if that fails, the site holds the same data
-	 * in a larger block, which is no loss. */
-	site_relayout(agg, sp, NULL, 0, s->private_stacks_cap, len);
-}
-
-size_t uk_agg_site_samples(const struct uk_agg_site *s,
-			   struct uk_agg_sample *out, size_t max)
-{
-	const uint8_t *p, *end;
-	struct rec ref = { 0 }, r;
-	size_t n, i, len;
-
-	if (!s || !out)
-		return 0;
-	n = s->nr_samples < max ? s->nr_samples : max;
-	p = site_samples(s);
-	end = p + s->private_slen;
-	for (i = 0; i < n; i++) {
-		len = rec_decode(p, end, &ref, &r);
-		if (!len)
-			break;
-		rec_to_sample(&r, &out[n - 1 - i]);
-		p += len;
-		ref = r;
-	}
-	if (i < n)	/* cannot happen; never hand out half-filled slots */
-		memmove(out, out + n - i, i * sizeof(*out));
-	return i;
-}
-
-/* ---- Per-site stack hashes ---- */
-
-/* The stacks[] capacity the site needs to count @hash. */
-static unsigned int site_stacks_need(const struct uk_agg_site *s,
-				     uint32_t hash)
-{
-	unsigned int i;
-
-	for (i = 0; i < s->nr_stacks; i++)
-		if (s->stacks[i].hash == hash)
-			return s->private_stacks_cap;
-	if (s->nr_stacks == UK_AGG_SITE_STACKS ||
-	    s->nr_stacks < s->private_stacks_cap)
-		return s->private_stacks_cap;
-	return s->private_stacks_cap ? s->private_stacks_cap * 2 : 1;
-}
-
-static void site_stacks_commit(struct uk_agg_site *s, uint32_t hash)
-{
-	unsigned int i;
-
-	for (i = 0; i < s->nr_stacks; i++) {
-		if (s->stacks[i].hash == hash) {
-			s->stacks[i].events++;
-			return;
-		}
-	}
-	if (s->nr_stacks == UK_AGG_SITE_STACKS) {
-		s->stacks_other++;
-		return;
-	}
-	s->stacks[s->nr_stacks].hash = hash;
-	s->stacks[s->nr_stacks].events = 1;
-	s->nr_stacks++;
-}
+#include "agg_internal.h"
 
 /* ---- Sites ---- */
 
 static void site_unlink(struct uk_agg *agg, struct uk_agg_site *s)
 {
-	link_del(&s->private_lru);
-	uk_htab_remove(&agg->sites, s, site_hash, NULL);
+	agg_link_del(&s->private_lru);
+	uk_htab_remove(&agg->sites, s, agg_site_hash, NULL);
 }
 
 static void site_evict_to(struct uk_agg *agg, size_t max)
@@ -789,8 +54,8 @@ static void site_evict_to(struct uk_agg *agg, size_t max)
 /* Insert a new site as the most recent; room was reserved. */
 static void site_insert(struct uk_agg *agg, struct uk_agg_site *s)
 {
-	uk_htab_insert(&agg->sites, site_hash(s, NULL), s);
-	link_add_front(&agg->site_lru, &s->private_lru);
+	uk_htab_insert(&agg->sites, agg_site_hash(s, NULL), s);
+	agg_link_add_front(&agg->site_lru, &s->private_lru);
 	/* The new site is at the front: never the one evicted. */
 	site_evict_to(agg, agg->p.max_sites);
 }
@@ -816,7 +81,7 @@ static int key_from(uint64_t present, int a_ip, int a_kind, int a_helper,
 static struct uk_agg_site *site_lookup(const struct uk_agg *agg,
 				       const struct site_key *k)
 {
-	return uk_htab_find(&agg->sites, key_hash(k), site_eq, k);
+	return uk_htab_find(&agg->sites, agg_key_hash(k), agg_site_eq, k);
 }
 
 /* Folds the event's numbers into its site. */
@@ -892,31 +157,31 @@ int uk_agg_add_event(struct uk_agg *agg, const struct uk_event *ev,
 		return -EINVAL;
 	if (ev->present & UK_BIT(UACCESS_KADDR_A_EVENT_SITE_SYMBOL)) {
 		sym = ev->site_symbol;
-		symlen = bounded_len(sym, sizeof(ev->site_symbol));
+		symlen = agg_bounded_len(sym, sizeof(ev->site_symbol));
 	}
-	rec_from_event(&r, ev);
+	agg_rec_from_event(&r, ev);
 
 	/* Everything that can fail. */
-	ret = stack_prepare(agg, ev, &stack);
+	ret = agg_stack_prepare(agg, ev, &stack);
 	if (ret < 0)
 		return ret;
 	s = site_lookup(agg, &k);
-	ret = sample_prepare(s, &r, agg->p.samples, &samples);
+	ret = agg_sample_prepare(s, &r, agg->p.samples, &samples);
 	if (ret < 0)
 		goto err;
 	if (!s) {
 		ret = -ENOMEM;
-		s = site_alloc(agg, &k, sym, symlen, 1, samples.len);
+		s = agg_site_alloc(agg, &k, sym, symlen, 1, samples.len);
 		if (!s)
 			goto err;
 		created = true;
-		if (uk_htab_reserve(&agg->sites, agg->sites.n + 1, site_hash,
+		if (uk_htab_reserve(&agg->sites, agg->sites.n + 1, agg_site_hash,
 				    NULL) < 0)
 			goto err;
 	} else {
-		unsigned int cap = site_stacks_need(s, ev->stack_hash);
+		unsigned int cap = agg_site_stacks_need(s, ev->stack_hash);
 		size_t scap = s->private_scap;
-		bool newsym = symlen && !site_symbol_is(s, sym, symlen);
+		bool newsym = symlen && !agg_site_symbol_is(s, sym, symlen);
 
 		/* Exact: malloc() rounds up and realloc() within that
 		 * rounding does not move. */
@@ -925,7 +190,7 @@ int uk_agg_add_event(struct uk_agg *agg, const struct uk_event *ev,
 		if (newsym || cap != s->private_stacks_cap ||
 		    scap != s->private_scap) {
 			/* Moves the site, changes nothing else. */
-			ret = site_relayout(agg, &s, newsym ? sym : NULL,
+			ret = agg_site_relayout(agg, &s, newsym ? sym : NULL,
 					    symlen, cap, scap);
 			if (ret < 0)
 				goto err;
@@ -936,10 +201,10 @@ int uk_agg_add_event(struct uk_agg *agg, const struct uk_event *ev,
 	if (created)
 		site_insert(agg, s);
 	else
-		link_move_front(&agg->site_lru, &s->private_lru);
-	stack_commit(agg, &stack, ev->ts_boot);
-	sample_commit(s, &samples);
-	site_stacks_commit(s, ev->stack_hash);
+		agg_link_move_front(&agg->site_lru, &s->private_lru);
+	agg_stack_commit(agg, &stack, ev->ts_boot);
+	agg_sample_commit(s, &samples);
+	agg_site_stacks_commit(s, ev->stack_hash);
 	site_account(agg, s, ev);
 
 	agg->st.events++;
@@ -961,7 +226,7 @@ int uk_agg_add_event(struct uk_agg *agg, const struct uk_event *ev,
 err:
 	if (created)
 		free(s);
-	stack_abort(agg, &stack);
+	agg_stack_abort(agg, &stack);
 	return ret;
 }
 
@@ -991,23 +256,23 @@ int uk_agg_sync_site(struct uk_agg *agg, const struct uk_site *ks,
 		return ret;
 	if (ks->present & UK_BIT(UACCESS_KADDR_A_SITE_SITE_SYMBOL)) {
 		sym = ks->site_symbol;
-		symlen = bounded_len(sym, sizeof(ks->site_symbol));
+		symlen = agg_bounded_len(sym, sizeof(ks->site_symbol));
 	}
 
 	s = site_lookup(agg, &k);
 	if (!s) {
-		s = site_alloc(agg, &k, sym, symlen, 0, 0);
+		s = agg_site_alloc(agg, &k, sym, symlen, 0, 0);
 		if (!s)
 			return -ENOMEM;
 		if (uk_htab_reserve(&agg->sites, agg->sites.n + 1,
-				    site_hash, NULL) < 0) {
+				    agg_site_hash, NULL) < 0) {
 			free(s);
 			return -ENOMEM;
 		}
 		site_insert(agg, s);
 		flags |= UK_AGG_SYNC_NEW;
-	} else if (symlen && !site_symbol_is(s, sym, symlen)) {
-		ret = site_relayout(agg, &s, sym, symlen,
+	} else if (symlen && !agg_site_symbol_is(s, sym, symlen)) {
+		ret = agg_site_relayout(agg, &s, sym, symlen,
 				    s->private_stacks_cap, s->private_scap);
 		if (ret < 0)
 			return ret;
@@ -1026,7 +291,7 @@ int uk_agg_sync_site(struct uk_agg *agg, const struct uk_site *ks,
 		flags |= UK_AGG_SYNC_RESET;
 	} else {
 		if (!(flags & UK_AGG_SYNC_NEW) && ks->count > s->count)
-			link_move_front(&agg->site_lru, &s->private_lru);
+			agg_link_move_front(&agg->site_lru, &s->private_lru);
 		s->count = ks->count;
 		if (ks->suppressed > s->kernel_suppressed)
 			s->kernel_suppressed = ks->suppressed;
@@ -1035,7 +300,7 @@ int uk_agg_sync_site(struct uk_agg *agg, const struct uk_site *ks,
 	}
 	s->private_sync_count = ks->count;
 	if (flags & UK_AGG_SYNC_RESET)
-		link_move_front(&agg->site_lru, &s->private_lru);
+		agg_link_move_front(&agg->site_lru, &s->private_lru);
 
 	/* The kernel's times are boot times: real ones are estimated. */
 	if (ks->first_ts_boot &&
@@ -1086,13 +351,6 @@ const struct uk_agg_site *uk_agg_find_id(const struct uk_agg *agg,
 	return NULL;
 }
 
-const struct uk_agg_stack *uk_agg_stack_find(const struct uk_agg *agg,
-					     uint32_t hash)
-{
-	if (!agg)
-		return NULL;
-	return uk_htab_find(&agg->stacks, uk_hash_mix64(hash), stack_eq, &hash);
-}
 
 /* ---- Sorting ---- */
 
@@ -1246,8 +504,8 @@ int uk_agg_new(const struct uk_agg_params *p, struct uk_agg **ret)
 	if (!agg)
 		return -ENOMEM;
 	agg->p = *p;
-	link_init(&agg->site_lru);
-	link_init(&agg->stack_lru);
+	agg_link_init(&agg->site_lru);
+	agg_link_init(&agg->stack_lru);
 	uk_ratelimit_init(&agg->global, 0, 0);
 	/* Checked above: cannot fail. */
 	uk_ratelimit_set_rate(&agg->global, p->global_rate, p->global_burst);
@@ -1270,13 +528,13 @@ int uk_agg_set_params(struct uk_agg *agg, const struct uk_agg_params *p)
 						     private_lru);
 
 		uk_ratelimit_set(&s->rl, p->site_interval_ns, p->site_burst);
-		samples_truncate(agg, &s, p->samples);
+		agg_samples_truncate(agg, &s, p->samples);
 		l = &s->private_lru;	/* the site may have moved */
 	}
 	uk_ratelimit_set_rate(&agg->global, p->global_rate, p->global_burst);
 	agg->p = *p;
 	site_evict_to(agg, p->max_sites);
-	stack_evict_to(agg, p->max_stacks);
+	agg_stack_evict_to(agg, p->max_stacks);
 	return 0;
 }
 
@@ -1293,7 +551,7 @@ void uk_agg_reset(struct uk_agg *agg)
 	}
 	for (l = agg->stack_lru.next; l != &agg->stack_lru; l = next) {
 		next = l->next;
-		/* Symbols are all freed below: no str_put() one by one. */
+		/* Symbols are all freed below: no agg_str_put() one by one. */
 		free(container_of(l, struct uk_agg_stack, private_lru));
 	}
 	for (i = 0; agg->strs.slot && i <= agg->strs.mask; i++)
@@ -1301,8 +559,8 @@ void uk_agg_reset(struct uk_agg *agg)
 	uk_htab_clear(&agg->sites);
 	uk_htab_clear(&agg->stacks);
 	uk_htab_clear(&agg->strs);
-	link_init(&agg->site_lru);
-	link_init(&agg->stack_lru);
+	agg_link_init(&agg->site_lru);
+	agg_link_init(&agg->stack_lru);
 	memset(&agg->st, 0, sizeof(agg->st));
 	uk_ratelimit_init(&agg->global, 0, 0);
 	uk_ratelimit_set_rate(&agg->global, agg->p.global_rate,
@@ -1318,3 +576,4 @@ void uk_agg_free(struct uk_agg *agg)
 	uk_agg_reset(agg);
 	free(agg);
 }
+
