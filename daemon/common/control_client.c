@@ -95,10 +95,11 @@ static int call_connect(int fd, const struct sockaddr_un *sa,
 }
 
 /*
- * Sends all of @buf.  1 if the server closed early (it has replied
- * already, e.g. to a request that is too large): go on reading.
+ * Sends all of @buf.  *closed when the server closed early (it has
+ * replied already, e.g. to a request that is too large): go on reading.
  */
-static int call_send(int fd, const char *buf, size_t len, int64_t deadline)
+static int call_send(int fd, const char *buf, size_t len, int64_t deadline,
+		     bool *closed)
 {
 	ssize_t n;
 	int r;
@@ -108,8 +109,10 @@ static int call_send(int fd, const char *buf, size_t len, int64_t deadline)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			if (errno == EPIPE || errno == ECONNRESET)
-				return 1;
+			if (errno == EPIPE || errno == ECONNRESET) {
+				*closed = true;
+				return 0;
+			}
 			if (errno != EAGAIN)
 				return -errno;
 			r = wait_fd(fd, POLLOUT, deadline);
@@ -204,6 +207,7 @@ int uk_ctl_reply_parse(const char *line, size_t len,
 int uk_ctl_call(const char *path, const char *request_line, int timeout_ms,
 		struct uk_json_value **reply, char *why, size_t whylen)
 {
+	bool closed = false;
 	int64_t deadline = timeout_ms < 0 ? -1 : (int64_t)uk_time_now_ms() + timeout_ms;
 	size_t n = strlen(request_line);
 	struct sockaddr_un sa;
@@ -221,9 +225,9 @@ int uk_ctl_call(const char *path, const char *request_line, int timeout_ms,
 	r = call_connect(fd, &sa, salen, deadline);
 	if (r < 0)
 		goto out;
-	r = call_send(fd, request_line, n, deadline);
-	if (r == 0 && (n == 0 || request_line[n - 1] != '\n'))
-		r = call_send(fd, "\n", 1, deadline);
+	r = call_send(fd, request_line, n, deadline, &closed);
+	if (r == 0 && !closed && (n == 0 || request_line[n - 1] != '\n'))
+		r = call_send(fd, "\n", 1, deadline, &closed);
 	if (r < 0)
 		goto out;
 	shutdown(fd, SHUT_WR);

@@ -452,20 +452,22 @@ static bool evicted_summary(const struct parsed *p)
 	       strspn(p->site_ip + 2, "0") == strlen(p->site_ip + 2);
 }
 
-static int seen_before(struct uk_fleet *f, uint64_t h)
+/* Was the entry of hash @h counted already?  If not, it is now. */
+static int seen_before(struct uk_fleet *f, uint64_t h, bool *seen)
 {
 	void *entry = (void *)(uintptr_t)h;
 
-	if (uk_htab_find(&f->seen, uk_hash_mix64(h), same_hash, entry))
-		return 1;
+	*seen = uk_htab_find(&f->seen, uk_hash_mix64(h), same_hash, entry);
+	if (*seen)
+		return 0;
 	if (uk_htab_reserve(&f->seen, f->seen.n + 1, seen_hash, NULL) < 0)
 		return -ENOMEM;
 	uk_htab_insert(&f->seen, uk_hash_mix64(h), entry);
 	return 0;
 }
 
-int uk_fleet_add(struct uk_fleet *f, const struct uk_entry *e, char *why,
-		 size_t whylen)
+int uk_fleet_add(struct uk_fleet *f, const struct uk_entry *e,
+		 enum uk_fleet_took *took, char *why, size_t whylen)
 {
 	const char *msgid = uk_entry_get(e, "MESSAGE_ID", NULL);
 	const char *machine, *host, *boot;
@@ -473,13 +475,15 @@ int uk_fleet_add(struct uk_fleet *f, const struct uk_entry *e, char *why,
 	struct uk_fleet_site *s;
 	struct parsed p = { 0 };
 	char tmp[160];
+	bool seen;
 	size_t mi;
 	int r;
 
+	*took = UK_FLEET_OTHER;
 	if (!msgid || (strcmp(msgid, UK_MSGID_EVENT) &&
 		       strcmp(msgid, UK_MSGID_SUPPRESSED))) {
 		f->other++;
-		return 1;
+		return 0;
 	}
 	/* Trusted fields: an entry without them is still counted. */
 	machine = text_field(e, "_MACHINE_ID", false, tmp, sizeof(tmp));
@@ -511,13 +515,15 @@ int uk_fleet_add(struct uk_fleet *f, const struct uk_entry *e, char *why,
 		return -EINVAL;
 	}
 
-	r = seen_before(f, p.dedup);
+	r = seen_before(f, p.dedup, &seen);
 	if (r < 0)
 		return r;
-	if (r) {
+	if (seen) {
 		f->duplicates++;
-		return 2;
+		*took = UK_FLEET_DUPLICATE;
+		return 0;
 	}
+	*took = UK_FLEET_COUNTED;
 	r = machine_get(f, machine, &mi);
 	if (r < 0)
 		return r;
@@ -917,8 +923,9 @@ void uk_fleet_json(const struct uk_fleet *f, struct uk_json *j,
 static int fleet_entry(struct uk_query *q, const struct uk_entry *e,
 		       void *data)
 {
+	enum uk_fleet_took took;
 	char why[256];
-	int r = uk_fleet_add(data, e, why, sizeof(why));
+	int r = uk_fleet_add(data, e, &took, why, sizeof(why));
 
 	if (r == -ENOMEM)
 		return uk_cli_error(&q->cli, UK_EXIT_FAILURE, "out of memory");

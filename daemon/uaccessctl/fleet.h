@@ -82,16 +82,21 @@ struct uk_fleet {
 void uk_fleet_init(struct uk_fleet *f);
 void uk_fleet_release(struct uk_fleet *f);
 
+/* What uk_fleet_add() did with an entry it took. */
+enum uk_fleet_took {
+	UK_FLEET_COUNTED,
+	UK_FLEET_OTHER,		/* not an event or summary entry of uaccessd */
+	UK_FLEET_DUPLICATE,	/* seen already (the same entry twice) */
+};
+
 /*
- * Counts one journal entry.  Returns 0 when it was counted, 1 when it is
- * not an event or summary entry of uaccessd (left alone, counted in
- * other), 2 for a duplicate (counted in duplicates), -EINVAL for an
- * entry of uaccessd with a field missing or malformed (counted in
- * skipped; the reason in @why and, for the first one, in first_skip),
- * -ENOMEM.
+ * Counts one journal entry: 0 and what it did in *took (the counters
+ * other and duplicates count the last two), -EINVAL for an entry of
+ * uaccessd with a field missing or malformed (counted in skipped; the
+ * reason in @why and, for the first one, in first_skip), -ENOMEM.
  */
-int uk_fleet_add(struct uk_fleet *f, const struct uk_entry *e, char *why,
-		 size_t whylen);
+int uk_fleet_add(struct uk_fleet *f, const struct uk_entry *e,
+		 enum uk_fleet_took *took, char *why, size_t whylen);
 
 /*
  * Once every entry is in: the machines' labels, the fleet-wide sites,

@@ -101,13 +101,15 @@ static void summary(struct uk_entry *e, const char *mid, const char *host,
 	add(e, "UACCESS_SUPPRESSED_TOTAL=%llu", (unsigned long long)total);
 }
 
+/* What uk_fleet_add() took @e for, or its error. */
 static int add_to(struct uk_fleet *f, struct uk_entry *e)
 {
+	enum uk_fleet_took took;
 	char why[256] = "";
-	int r = uk_fleet_add(f, e, why, sizeof(why));
+	int r = uk_fleet_add(f, e, &took, why, sizeof(why));
 
 	uk_entry_release(e);
-	return r;
+	return r < 0 ? r : (int)took;
 }
 
 static const struct uk_fleet_machine *machine(const struct uk_fleet *f,
@@ -262,22 +264,22 @@ static void duplicates_are_counted_once(void **state)
 
 	uk_fleet_init(&f);
 	event(&e, MID_A, "node-a", BOOT_1, 5, 0, NOW);
-	assert_int_equal(add_to(&f, &e), 0);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	/* Uploaded again: the same machine, boot and sequence number. */
 	event(&e, MID_A, "node-a", BOOT_1, 5, 0, NOW);
-	assert_int_equal(add_to(&f, &e), 2);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_DUPLICATE);
 	/* The same number on another boot, another machine: other events. */
 	event(&e, MID_A, "node-a", BOOT_2, 5, 0, NOW);
-	assert_int_equal(add_to(&f, &e), 0);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	event(&e, MID_B, "node-b", BOOT_1, 5, 0, NOW);
-	assert_int_equal(add_to(&f, &e), 0);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	/* A summary twice; then the next one of the site. */
 	summary(&e, MID_A, "node-a", BOOT_1, 0, 3, 3, NOW + USEC);
-	assert_int_equal(add_to(&f, &e), 0);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	summary(&e, MID_A, "node-a", BOOT_1, 0, 3, 3, NOW + USEC);
-	assert_int_equal(add_to(&f, &e), 2);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_DUPLICATE);
 	summary(&e, MID_A, "node-a", BOOT_1, 0, 3, 6, NOW + 2 * USEC);
-	assert_int_equal(add_to(&f, &e), 0);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	assert_int_equal(f.duplicates, 2);
 	assert_int_equal(f.events, 3);
 	assert_int_equal(f.suppressed, 6);
@@ -360,13 +362,14 @@ static void malformed_entries_are_skipped_and_counted(void **state)
 
 	uk_fleet_init(&f);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		enum uk_fleet_took took;
 		char why[256] = "";
 		int r;
 
 		bad(&e, cases[i].event, cases[i].drop, cases[i].datum,
 		    cases[i].len ? cases[i].len :
 		    cases[i].datum ? strlen(cases[i].datum) : 0);
-		r = uk_fleet_add(&f, &e, why, sizeof(why));
+		r = uk_fleet_add(&f, &e, &took, why, sizeof(why));
 		uk_entry_release(&e);
 		if (r != -EINVAL || !strstr(why, cases[i].why))
 			fail_msg("case %zu: want -EINVAL and \"%s\", got %d \"%s\"",
@@ -401,7 +404,7 @@ static void malformed_entries_are_skipped_and_counted(void **state)
 
 	/* A good entry after them counts as usual. */
 	event(&e, MID_A, "node-a", BOOT_1, 1, 0, NOW);
-	assert_int_equal(add_to(&f, &e), 0);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	assert_int_equal(uk_fleet_finish(&f, UK_SORT_COUNT), 0);
 	assert_int_equal(f.count, 1);
 	uk_fleet_release(&f);
@@ -416,10 +419,10 @@ static void other_entries_are_left_alone(void **state)
 	trusted(&e, MID_A, "node-a", BOOT_1, NOW);
 	add(&e, "MESSAGE_ID=%s", UK_MSGID_LOSS);
 	add(&e, "UACCESS_LOSS_COUNT=3");
-	assert_int_equal(add_to(&f, &e), 1);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_OTHER);
 	trusted(&e, MID_A, "node-a", BOOT_1, NOW);
 	add(&e, "MESSAGE=no MESSAGE_ID");
-	assert_int_equal(add_to(&f, &e), 1);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_OTHER);
 	assert_int_equal(f.other, 2);
 	assert_int_equal(f.skipped + f.count + f.n_machines, 0);
 	uk_fleet_release(&f);
@@ -440,7 +443,7 @@ static void odd_but_valid_sites(void **state)
 	add(&e, "UACCESS_HELPER=__get_user");
 	add(&e, "UACCESS_SITE_IP=0xffffffff81000040");
 	add(&e, "UACCESS_SITE_SYMBOL=");
-	assert_int_equal(add_to(&f, &e), 0);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	/* The summary of evicted sites: no kind, no helper of its own. */
 	trusted(&e, MID_A, "node-a", BOOT_1, NOW + USEC);
 	add(&e, "MESSAGE_ID=%s", UK_MSGID_SUPPRESSED);
@@ -450,10 +453,10 @@ static void odd_but_valid_sites(void **state)
 	add(&e, "UACCESS_HELPER=0");
 	add(&e, "UACCESS_SUPPRESSED_COUNT=7");
 	add(&e, "UACCESS_SUPPRESSED_TOTAL=7");
-	assert_int_equal(add_to(&f, &e), 0);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	/* Two directions at one site. */
 	event(&e, MID_A, "node-a", BOOT_1, 2, 5, NOW);
-	assert_int_equal(add_to(&f, &e), 0);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	trusted(&e, MID_A, "node-a", BOOT_1, NOW);
 	add(&e, "MESSAGE_ID=%s", UK_MSGID_EVENT);
 	add(&e, "UACCESS_SEQ=3");
@@ -461,7 +464,7 @@ static void odd_but_valid_sites(void **state)
 	add(&e, "UACCESS_HELPER=__copy_to_user");
 	add(&e, "UACCESS_DIRECTION=from-user");
 	add(&e, "UACCESS_SITE_SYMBOL=uk_site_5+0x1c/0x80");
-	assert_int_equal(add_to(&f, &e), 0);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	/* An entry without any trusted field still counts. */
 	uk_entry_init(&e);
 	add(&e, "MESSAGE_ID=%s", UK_MSGID_EVENT);
@@ -469,7 +472,7 @@ static void odd_but_valid_sites(void **state)
 	add(&e, "UACCESS_KIND=fault");
 	add(&e, "UACCESS_HELPER=__put_user");
 	add(&e, "UACCESS_SITE_SYMBOL=bare+0x1/0x2");
-	assert_int_equal(add_to(&f, &e), 0);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	assert_int_equal(uk_fleet_finish(&f, UK_SORT_NAME), 0);
 
 	assert_int_equal(f.n_machines, 2);
@@ -506,17 +509,17 @@ static void labels_tell_machines_apart(void **state)
 	/* Two machines named alike, one without a name; the newest name. */
 	uk_fleet_init(&f);
 	event(&e, MID_A, "web", BOOT_1, 1, 0, NOW);
-	assert_int_equal(add_to(&f, &e), 0);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	event(&e, MID_B, "web", BOOT_1, 1, 0, NOW);
-	assert_int_equal(add_to(&f, &e), 0);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	event(&e, MID_C, NULL, BOOT_1, 1, 0, NOW);
-	assert_int_equal(add_to(&f, &e), 0);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	event(&e, MID_C, "db-old", BOOT_1, 2, 0, NOW + USEC);
-	assert_int_equal(add_to(&f, &e), 0);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	event(&e, MID_C, "db", BOOT_1, 3, 0, NOW + 2 * USEC);
-	assert_int_equal(add_to(&f, &e), 0);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	event(&e, MID_C, "db-older", BOOT_1, 4, 0, NOW);
-	assert_int_equal(add_to(&f, &e), 0);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	assert_int_equal(uk_fleet_finish(&f, UK_SORT_NAME), 0);
 	assert_string_equal(machine(&f, MID_A)->label, "web(aaaaaaaa)");
 	assert_string_equal(machine(&f, MID_B)->label, "web(bbbbbbbb)");
@@ -569,7 +572,7 @@ static void table_of_one_machine_has_no_fleet_rows(void **state)
 
 	uk_fleet_init(&f);
 	event(&e, MID_A, "node-a", BOOT_1, 1, 0, NOW);
-	assert_int_equal(add_to(&f, &e), 0);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	assert_int_equal(uk_fleet_finish(&f, UK_SORT_COUNT), 0);
 	text = capture(&f, 0, true);
 	assert_null(strstr(text, "(fleet)"));
@@ -619,7 +622,7 @@ static void json_of_a_fleet(void **state)
 	uk_fleet_init(&f);
 	fill_fleet(&f);
 	event(&e, MID_A, "node-a", BOOT_1, 1, 0, NOW);
-	assert_int_equal(add_to(&f, &e), 2);
+	assert_int_equal(add_to(&f, &e), UK_FLEET_DUPLICATE);
 	bad(&e, true, "UACCESS_SEQ", NULL, 0);
 	assert_int_equal(add_to(&f, &e), -EINVAL);
 	assert_int_equal(uk_fleet_finish(&f, UK_SORT_COUNT), 0);
