@@ -362,7 +362,7 @@ static int uk_nla_check_len(const struct uk_nla *a, size_t want,
 	return -EBADMSG;
 }
 
-static int uk_field_store(const struct uk_field *f, void *out,
+static int field_store(const struct uk_field *f, void *out,
 			  const struct uk_nla *a, char *why, size_t whylen)
 {
 	char *dst = (char *)out + f->offset;
@@ -536,7 +536,7 @@ static int uk_msg_parse(const struct uk_msg_desc *d,
 		if (a.type >= UK_ATTR_BITS || index[a.type] < 0)
 			continue;	/* pad, or newer than us */
 		f = &d->fields[index[a.type]];
-		r = uk_field_store(f, out, &a, why, whylen);
+		r = field_store(f, out, &a, why, whylen);
 		if (r < 0)
 			return r;
 		*present |= 1ULL << a.type;

@@ -65,7 +65,7 @@ const char *uk_entry_str(const struct uk_entry *e, const char *name);
  * "-- " before each line, as journalctl -x shows it.  Returns 0 or
  * -EIO if writing to @f failed.
  */
-int uk_entry_show(FILE *f, const struct uk_entry *e, uint64_t now_usec,
+int uk_show_entry(FILE *f, const struct uk_entry *e, uint64_t now_usec,
 		  const char *catalog);
 
 #endif /* UK_ENTRY_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `uaccessctl show`: the detail block of an entry (uk_entry_show()) and
+ * `uaccessctl show`: the detail block of an entry (uk_show_entry()) and
  * the verb.
  */
 #include <ctype.h>
@@ -142,7 +142,7 @@ static void show_stack(FILE *f, const struct uk_entry *e)
 	}
 }
 
-int uk_entry_show(FILE *f, const struct uk_entry *e, uint64_t now_usec,
+int uk_show_entry(FILE *f, const struct uk_entry *e, uint64_t now_usec,
 		  const char *catalog)
 {
 	char a[UK_SYMBOL_LEN * 4 + 1], b[UK_SYMBOL_LEN * 4 + 1];
@@ -285,7 +285,7 @@ static int show_entry(struct uk_query *q, const struct uk_entry *e, void *data)
 	} else {
 		if (jo->n)
 			fputc('\n', q->cli.out);
-		r = uk_entry_show(q->cli.out, e, q->now, catalog) < 0 ?
+		r = uk_show_entry(q->cli.out, e, q->now, catalog) < 0 ?
 		    uk_cli_error(&q->cli, UK_EXIT_FAILURE,
 				 "cannot write the entry: %s", strerror(EIO)) :
 		    UK_EXIT_OK;

@@ -9,7 +9,8 @@
                       linked with PART's library alone); tests/support/ is
                       shared and includes common/ only
   and no source file there is one git ignores (it would build here and be
-  missing from a clone)
+  missing from a clone); a function named uk_time_* is defined in the time
+  file, uk_query_* in the query file, and so on (NAME_HOMES)
 
 A rule's violations are listed under its "not ok" line.  The checker first
 runs on small trees made to break each rule, so that a checker that cannot
@@ -106,6 +107,64 @@ def check_support(tree):
     return bad
 
 
+# Where the functions of a name prefix are defined (longest prefix first):
+# a name tells the file it lives in.
+NAME_HOMES = [
+    ('uk_journal_field', ['daemon/common/journal_fields.c']),
+    ('uk_journal_', ['daemon/uaccessd/journal.c']),
+    ('uk_time_', ['daemon/common/time.c', 'daemon/common/time.h']),
+    ('uk_query_', ['daemon/uaccessctl/query.c']),
+    ('uk_utf8_', ['daemon/common/utf8.c']),
+    ('uk_htab_', ['daemon/common/hashtab.c']),
+    ('uk_hash_', ['daemon/common/hashtab.h']),
+    ('uk_sort_', ['daemon/common/sort.c']),
+    ('uk_fields_', ['daemon/common/fields.c']),
+    ('uk_field_', ['daemon/common/fields.c']),
+    ('uk_enum_', ['daemon/common/event.c']),
+    ('uk_nl_', ['daemon/common/nl.c']),
+    ('uk_json_', ['daemon/common/json.c']),
+    ('uk_ctl_server_', ['daemon/uaccessd/control_server.c']),
+    ('uk_label_', ['daemon/uaccessctl/label.c']),
+    ('uk_list_', ['daemon/uaccessctl/list.c']),
+    ('uk_match_', ['daemon/uaccessctl/match.c']),
+    ('uk_entry_', ['daemon/uaccessctl/entry.c']),
+    ('uk_show_', ['daemon/uaccessctl/show.c']),
+    ('uk_fleet_', ['daemon/uaccessctl/fleet.c']),
+    ('uk_pipeline_', ['daemon/uaccessd/pipeline.c']),
+    ('uk_ratelimit_', ['daemon/uaccessd/ratelimit.c']),
+    ('uk_config_', ['daemon/uaccessd/config.c']),
+    ('uk_source_', ['daemon/uaccessd/source.c']),
+    ('uk_daemon_', ['daemon/uaccessd/daemon.c']),
+    ('uk_replay_stream_', ['daemon/uaccessd/replay_stream.c']),
+    ('uk_replay_', ['daemon/uaccessd/replay.c']),
+    ('uk_agg_', ['daemon/uaccessd/aggregate.c', 'daemon/uaccessd/agg_site.c',
+                 'daemon/uaccessd/agg_samples.c',
+                 'daemon/uaccessd/agg_stacks.c']),
+]
+# A definition: the name and its parameters at the start of a line, then
+# the body's brace on the next.
+DEFINITION = re.compile(r'^[a-z][^;{}=()]*?\b(uk_[a-z0-9_]+)\([^;{}]*?\)\n\{',
+                        re.M)
+
+
+def check_name_homes(tree):
+    bad = []
+    for part in PARTS:
+        for path in sources(os.path.join(tree, 'daemon', part)):
+            rel = os.path.relpath(path, tree)
+            with open(path, encoding='utf-8') as f:
+                text = f.read()
+            for m in DEFINITION.finditer(text):
+                name = m.group(1)
+                for prefix, homes in NAME_HOMES:
+                    if name.startswith(prefix):
+                        if rel not in homes:
+                            bad.append(f'{rel}: {name}() belongs in '
+                                       f'{" or ".join(homes)}')
+                        break
+    return bad
+
+
 def check_ignored_sources(tree):
     """A source file that git ignores builds here and is missing in a clone."""
     try:
@@ -135,6 +194,8 @@ def rules(tree):
                 check_support(tree)))
     out.append(('no source file under daemon/ or tests/ is ignored by git',
                 check_ignored_sources(tree)))
+    out.append(('each uk_PREFIX_ function is defined in its prefix\'s file',
+                check_name_homes(tree)))
     return out
 
 
@@ -171,6 +232,9 @@ def self_test():
         ('support reaching into a program',
          {'tests/support/a.c': '#include "uaccessctl/cli.h"\n'},
          'tests/support/'),
+        ('a time function outside the time file',
+         {'daemon/common/json.c': 'int uk_time_parse_x(void)\n{\n}\n'},
+         'each uk_PREFIX_'),
     ]
     results = []
     for name, files, rule in cases:

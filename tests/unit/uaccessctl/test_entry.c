@@ -328,7 +328,7 @@ static char *capture_show(const struct uk_entry *e, const char *catalog)
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(f);
-	assert_int_equal(uk_entry_show(f, e, NOW, catalog), 0);
+	assert_int_equal(uk_show_entry(f, e, NOW, catalog), 0);
 	assert_int_equal(fclose(f), 0);
 	return text;
 }
