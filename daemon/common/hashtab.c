@@ -6,42 +6,6 @@
 
 #include "hashtab.h"
 
-/*
- * The slot holding the entry matching @key, or the empty slot ending
- * its probe sequence.  The table must have a capacity.
- */
-static void **probe(const struct uk_htab *t, uint64_t h, uk_htab_eq_fn eq,
-		    const void *key)
-{
-	size_t i = h & t->mask;
-
-	for (;;) {
-		void **slot = &t->slot[i];
-
-		if (!*slot || eq(*slot, key))
-			return slot;
-		i = (i + 1) & t->mask;
-	}
-}
-
-void *uk_htab_find(const struct uk_htab *t, uint64_t h, uk_htab_eq_fn eq,
-		   const void *key)
-{
-	if (!t->slot)
-		return NULL;
-	return *probe(t, h, eq, key);
-}
-
-void **uk_htab_slot_of(const struct uk_htab *t, const void *entry,
-		       uk_htab_hash_fn hash, const void *ctx)
-{
-	size_t i = hash(entry, ctx) & t->mask;
-
-	while (t->slot[i] != entry)
-		i = (i + 1) & t->mask;
-	return &t->slot[i];
-}
-
 int uk_htab_reserve(struct uk_htab *t, size_t n, uk_htab_hash_fn hash,
 		    const void *ctx)
 {
@@ -69,16 +33,6 @@ int uk_htab_reserve(struct uk_htab *t, size_t n, uk_htab_hash_fn hash,
 	t->slot = slot;
 	t->mask = ncap - 1;
 	return 0;
-}
-
-void uk_htab_insert(struct uk_htab *t, uint64_t h, void *entry)
-{
-	size_t i;
-
-	for (i = h & t->mask; t->slot[i]; i = (i + 1) & t->mask)
-		;
-	t->slot[i] = entry;
-	t->n++;
 }
 
 void uk_htab_remove(struct uk_htab *t, const void *entry,

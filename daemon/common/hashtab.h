@@ -23,21 +23,69 @@ struct uk_htab {
 typedef uint64_t (*uk_htab_hash_fn)(const void *entry, const void *ctx);
 typedef bool (*uk_htab_eq_fn)(const void *entry, const void *key);
 
-/* The entry of hash @h that @eq says is @key, or NULL. */
-void *uk_htab_find(const struct uk_htab *t, uint64_t h, uk_htab_eq_fn eq,
-		   const void *key);
-/* The slot that holds @entry (which is in the table). */
-void **uk_htab_slot_of(const struct uk_htab *t, const void *entry,
-		       uk_htab_hash_fn hash, const void *ctx);
 /* Room for @n entries; 0 or -ENOMEM (the table is left as it was). */
 int uk_htab_reserve(struct uk_htab *t, size_t n, uk_htab_hash_fn hash,
 		    const void *ctx);
-/* Adds @entry of hash @h; uk_htab_reserve() made room for it first. */
-void uk_htab_insert(struct uk_htab *t, uint64_t h, void *entry);
 void uk_htab_remove(struct uk_htab *t, const void *entry,
 		    uk_htab_hash_fn hash, const void *ctx);
 /* Frees the slots; the table is empty and usable again. */
 void uk_htab_clear(struct uk_htab *t);
+
+
+/*
+ * The lookups are inline: the table's users are the daemon's hot path,
+ * and inlined, the compiler calls their @eq and @hash directly.
+ */
+/*
+ * The slot holding the entry matching @key, or the empty slot ending
+ * its probe sequence.  The table must have a capacity.
+ */
+static inline void **uk_htab_probe(const struct uk_htab *t, uint64_t h,
+				    uk_htab_eq_fn eq, const void *key)
+{
+	size_t i = h & t->mask;
+
+	for (;;) {
+		void **slot = &t->slot[i];
+
+		if (!*slot || eq(*slot, key))
+			return slot;
+		i = (i + 1) & t->mask;
+	}
+}
+
+/* The entry of hash @h that @eq says is @key, or NULL. */
+static inline void *uk_htab_find(const struct uk_htab *t, uint64_t h,
+				 uk_htab_eq_fn eq, const void *key)
+{
+	if (!t->slot)
+		return NULL;
+	return *uk_htab_probe(t, h, eq, key);
+}
+
+/* The slot that holds @entry (which is in the table). */
+static inline void **uk_htab_slot_of(const struct uk_htab *t,
+				      const void *entry,
+				      uk_htab_hash_fn hash, const void *ctx)
+{
+	size_t i = hash(entry, ctx) & t->mask;
+
+	while (t->slot[i] != entry)
+		i = (i + 1) & t->mask;
+	return &t->slot[i];
+}
+
+/* Adds @entry of hash @h; uk_htab_reserve() made room for it first. */
+static inline void uk_htab_insert(struct uk_htab *t, uint64_t h,
+				  void *entry)
+{
+	size_t i;
+
+	for (i = h & t->mask; t->slot[i]; i = (i + 1) & t->mask)
+		;
+	t->slot[i] = entry;
+	t->n++;
+}
 
 /* The splitmix64 finalizer: every input bit affects every output bit. */
 static inline uint64_t uk_hash_mix64(uint64_t x)

@@ -549,35 +549,3 @@ int uk_nl_ctrl_recv(int fd, enum uk_nl_family_change *change)
 	uk_nl_walk(buf, (size_t)n, ctrl_message, change, NULL, 0);
 	return 0;
 }
-
-int uk_nl_walk(const void *buf, size_t len,
-	       int (*fn)(const struct nlmsghdr *nlh, size_t len, void *data),
-	       void *data, char *why, size_t whylen)
-{
-	const char *p = buf;
-	size_t off = 0;
-	int r;
-
-	while (len - off >= NLMSG_HDRLEN) {
-		struct nlmsghdr h;
-
-		memcpy(&h, p + off, sizeof(h));
-		if (h.nlmsg_len < NLMSG_HDRLEN || h.nlmsg_len > len - off) {
-			uk_why(why, whylen, "message length %" PRIu32
-			       " at offset %zu", h.nlmsg_len, off);
-			return -EBADMSG;
-		}
-		r = fn((const struct nlmsghdr *)(p + off), h.nlmsg_len, data);
-		if (r)
-			return r;
-		if (NLMSG_ALIGN(h.nlmsg_len) >= len - off)
-			return 0;
-		off += NLMSG_ALIGN(h.nlmsg_len);
-	}
-	if (off < len) {
-		uk_why(why, whylen, "%zu stray bytes at offset %zu", len - off,
-		       off);
-		return -EMSGSIZE;
-	}
-	return 0;
-}

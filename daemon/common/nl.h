@@ -8,10 +8,16 @@
 #ifndef UK_NL_H
 #define UK_NL_H
 
+#include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
-#include <sys/types.h>
 #include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
+#include <linux/netlink.h>
+
 #include "event.h"
+#include "why.h"
 
 struct uk_nl;
 
@@ -86,8 +92,38 @@ int uk_nl_ctrl_recv(int fd, enum uk_nl_family_change *change);
  * after the last message too few for a header ("N stray bytes at offset
  * O").
  */
-int uk_nl_walk(const void *buf, size_t len,
-	       int (*fn)(const struct nlmsghdr *nlh, size_t len, void *data),
-	       void *data, char *why, size_t whylen);
+/* Inline: on uaccessd's hot path, @fn is called directly. */
+static inline int uk_nl_walk(const void *buf, size_t len,
+			     int (*fn)(const struct nlmsghdr *nlh, size_t len,
+				       void *data),
+			     void *data, char *why, size_t whylen)
+{
+	const char *p = buf;
+	size_t off = 0;
+	int r;
+
+	while (len - off >= NLMSG_HDRLEN) {
+		struct nlmsghdr h;
+
+		memcpy(&h, p + off, sizeof(h));
+		if (h.nlmsg_len < NLMSG_HDRLEN || h.nlmsg_len > len - off) {
+			uk_why(why, whylen, "message length %" PRIu32
+			       " at offset %zu", h.nlmsg_len, off);
+			return -EBADMSG;
+		}
+		r = fn((const struct nlmsghdr *)(p + off), h.nlmsg_len, data);
+		if (r)
+			return r;
+		if (NLMSG_ALIGN(h.nlmsg_len) >= len - off)
+			return 0;
+		off += NLMSG_ALIGN(h.nlmsg_len);
+	}
+	if (off < len) {
+		uk_why(why, whylen, "%zu stray bytes at offset %zu", len - off,
+		       off);
+		return -EMSGSIZE;
+	}
+	return 0;
+}
 
 #endif /* UK_NL_H */

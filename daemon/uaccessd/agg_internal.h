@@ -136,17 +136,13 @@ static inline size_t agg_bounded_len(const char *s, size_t size)
 }
 
 
-bool agg_site_eq(const void *entry, const void *key);
 bool agg_stack_eq(const void *entry, const void *key);
-const char *agg_str_get(struct uk_agg *agg, const char *s, size_t len);
-void agg_str_put(struct uk_agg *agg, const char *s);
 void agg_stack_evict_to(struct uk_agg *agg, size_t max);
 int agg_stack_prepare(struct uk_agg *agg, const struct uk_event *ev,
 			 struct stack_plan *plan);
 void agg_stack_abort(struct uk_agg *agg, struct stack_plan *plan);
 void agg_stack_commit(struct uk_agg *agg, struct stack_plan *plan,
 			 uint64_t ts_boot);
-void agg_rec_from_event(struct rec *r, const struct uk_event *ev);
 void agg_rec_to_sample(const struct rec *r, struct uk_agg_sample *s);
 size_t agg_rec_encode(const struct rec *r, const struct rec *ref,
 			 uint8_t *out);
@@ -155,24 +151,97 @@ size_t agg_rec_decode(const uint8_t *p, const uint8_t *end,
 int agg_site_relayout(struct uk_agg *agg, struct uk_agg_site **sp,
 			 const char *sym, size_t symlen,
 			 unsigned int stacks_cap, size_t scap);
-bool agg_site_symbol_is(const struct uk_agg_site *s, const char *sym,
-			   size_t len);
 int agg_sample_prepare(const struct uk_agg_site *s, const struct rec *r,
 			  unsigned int max, struct sample_plan *plan);
 void agg_sample_commit(struct uk_agg_site *s, const struct sample_plan *plan);
 void agg_samples_truncate(struct uk_agg *agg, struct uk_agg_site **sp,
 			     unsigned int max);
-void agg_site_stacks_commit(struct uk_agg_site *s, uint32_t hash);
 
 uint8_t *agg_site_samples(const struct uk_agg_site *s);
-uint64_t agg_key_hash(const struct site_key *k);
 uint64_t agg_site_hash(const void *entry, const void *ctx);
 uint64_t agg_stack_hash(const void *entry, const void *ctx);
 struct uk_agg_site *agg_site_alloc(const struct uk_agg *agg,
 				   const struct site_key *k,
 				   const char *sym, size_t len,
 				   unsigned int stacks_cap, size_t scap);
-unsigned int agg_site_stacks_need(const struct uk_agg_site *s,
-				  uint32_t hash);
+
+/* Per event, on the hot path: inline. */
+static inline uint64_t agg_key_hash(const struct site_key *k)
+{
+	uint64_t rest = k->kind | k->helper << 8 | (uint64_t)k->direction << 16;
+
+	return uk_hash_mix64(k->ip ^ (rest + 1) * 0x9e3779b97f4a7c15ULL);
+}
+
+static inline bool agg_site_eq(const void *entry, const void *key)
+{
+	const struct uk_agg_site *s = entry;
+	const struct site_key *k = key;
+
+	return s->site_ip == k->ip && s->kind == k->kind &&
+	       s->helper == k->helper && s->direction == k->direction;
+}
+
+static inline bool agg_site_symbol_is(const struct uk_agg_site *s, const char *sym,
+			   size_t len)
+{
+	return !strncmp(s->symbol, sym, len) && !s->symbol[len];
+}
+
+/* The stacks[] capacity the site needs to count @hash. */
+static inline unsigned int agg_site_stacks_need(const struct uk_agg_site *s,
+				     uint32_t hash)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_stacks; i++)
+		if (s->stacks[i].hash == hash)
+			return s->private_stacks_cap;
+	if (s->nr_stacks == UK_AGG_SITE_STACKS ||
+	    s->nr_stacks < s->private_stacks_cap)
+		return s->private_stacks_cap;
+	return s->private_stacks_cap ? s->private_stacks_cap * 2 : 1;
+}
+
+static inline void agg_site_stacks_commit(struct uk_agg_site *s, uint32_t hash)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_stacks; i++) {
+		if (s->stacks[i].hash == hash) {
+			s->stacks[i].events++;
+			return;
+		}
+	}
+	if (s->nr_stacks == UK_AGG_SITE_STACKS) {
+		s->stacks_other++;
+		return;
+	}
+	s->stacks[s->nr_stacks].hash = hash;
+	s->stacks[s->nr_stacks].events = 1;
+	s->nr_stacks++;
+}
+
+static inline void agg_rec_from_event(struct rec *r, const struct uk_event *ev)
+{
+	size_t len = agg_bounded_len(ev->comm, sizeof(ev->comm));
+
+	r->v[SF_SEQ] = ev->seq;
+	r->v[SF_TS_BOOT] = ev->ts_boot;
+	r->v[SF_TS_REAL] = ev->ts_real - ev->ts_boot;
+	r->v[SF_ADDRESS] = ev->address;
+	r->v[SF_SIZE] = ev->size;
+	r->v[SF_PID] = ev->pid;
+	r->v[SF_TGID] = ev->tgid;
+	r->v[SF_UID] = ev->uid;
+	r->v[SF_CPU] = ev->cpu;
+	r->v[SF_SYSCALL_NR] = (uint32_t)ev->syscall_nr;
+	r->v[SF_STACK_HASH] = ev->stack_hash;
+	r->v[SF_CONTEXT] = ev->context;
+	r->v[SF_ADDR_CLASS] = ev->addr_class;
+	r->v[SF_DIRECTION] = ev->direction;
+	memcpy(r->comm, ev->comm, len);
+	memset(r->comm + len, 0, sizeof(r->comm) - len);
+}
 
 #endif /* UK_AGG_INTERNAL_H */

@@ -23,27 +23,6 @@
  * drops the oldest past the limit; reading decodes from the front.
  */
 
-void agg_rec_from_event(struct rec *r, const struct uk_event *ev)
-{
-	size_t len = agg_bounded_len(ev->comm, sizeof(ev->comm));
-
-	r->v[SF_SEQ] = ev->seq;
-	r->v[SF_TS_BOOT] = ev->ts_boot;
-	r->v[SF_TS_REAL] = ev->ts_real - ev->ts_boot;
-	r->v[SF_ADDRESS] = ev->address;
-	r->v[SF_SIZE] = ev->size;
-	r->v[SF_PID] = ev->pid;
-	r->v[SF_TGID] = ev->tgid;
-	r->v[SF_UID] = ev->uid;
-	r->v[SF_CPU] = ev->cpu;
-	r->v[SF_SYSCALL_NR] = (uint32_t)ev->syscall_nr;
-	r->v[SF_STACK_HASH] = ev->stack_hash;
-	r->v[SF_CONTEXT] = ev->context;
-	r->v[SF_ADDR_CLASS] = ev->addr_class;
-	r->v[SF_DIRECTION] = ev->direction;
-	memcpy(r->comm, ev->comm, len);
-	memset(r->comm + len, 0, sizeof(r->comm) - len);
-}
 
 void agg_rec_to_sample(const struct rec *r, struct uk_agg_sample *s)
 {

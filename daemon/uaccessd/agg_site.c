@@ -11,13 +11,6 @@
 
 /* ---- Site keys ---- */
 
-uint64_t agg_key_hash(const struct site_key *k)
-{
-	uint64_t rest = k->kind | k->helper << 8 | (uint64_t)k->direction << 16;
-
-	return uk_hash_mix64(k->ip ^ (rest + 1) * 0x9e3779b97f4a7c15ULL);
-}
-
 uint64_t agg_site_hash(const void *entry, const void *ctx)
 {
 	const struct uk_agg_site *s = entry;
@@ -28,16 +21,6 @@ uint64_t agg_site_hash(const void *entry, const void *ctx)
 
 	return agg_key_hash(&k);
 }
-
-bool agg_site_eq(const void *entry, const void *key)
-{
-	const struct uk_agg_site *s = entry;
-	const struct site_key *k = key;
-
-	return s->site_ip == k->ip && s->kind == k->kind &&
-	       s->helper == k->helper && s->direction == k->direction;
-}
-
 
 /* ---- Site memory ----
  *
@@ -139,46 +122,5 @@ int agg_site_relayout(struct uk_agg *agg, struct uk_agg_site **sp,
 	return 0;
 }
 
-bool agg_site_symbol_is(const struct uk_agg_site *s, const char *sym,
-			   size_t len)
-{
-	return !strncmp(s->symbol, sym, len) && !s->symbol[len];
-}
-
-
 /* ---- Per-site stack hashes ---- */
-
-/* The stacks[] capacity the site needs to count @hash. */
-unsigned int agg_site_stacks_need(const struct uk_agg_site *s,
-				     uint32_t hash)
-{
-	unsigned int i;
-
-	for (i = 0; i < s->nr_stacks; i++)
-		if (s->stacks[i].hash == hash)
-			return s->private_stacks_cap;
-	if (s->nr_stacks == UK_AGG_SITE_STACKS ||
-	    s->nr_stacks < s->private_stacks_cap)
-		return s->private_stacks_cap;
-	return s->private_stacks_cap ? s->private_stacks_cap * 2 : 1;
-}
-
-void agg_site_stacks_commit(struct uk_agg_site *s, uint32_t hash)
-{
-	unsigned int i;
-
-	for (i = 0; i < s->nr_stacks; i++) {
-		if (s->stacks[i].hash == hash) {
-			s->stacks[i].events++;
-			return;
-		}
-	}
-	if (s->nr_stacks == UK_AGG_SITE_STACKS) {
-		s->stacks_other++;
-		return;
-	}
-	s->stacks[s->nr_stacks].hash = hash;
-	s->stacks[s->nr_stacks].events = 1;
-	s->nr_stacks++;
-}
 

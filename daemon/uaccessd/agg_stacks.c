@@ -43,7 +43,7 @@ static bool str_eq(const void *entry, const void *key)
 }
 
 
-const char *agg_str_get(struct uk_agg *agg, const char *s, size_t len)
+static const char *str_get(struct uk_agg *agg, const char *s, size_t len)
 {
 	struct str_key k = { .s = s, .len = len, .hash = str_hash32(s, len) };
 	struct uk_str *e = uk_htab_find(&agg->strs, uk_hash_mix64(k.hash),
@@ -66,7 +66,7 @@ const char *agg_str_get(struct uk_agg *agg, const char *s, size_t len)
 	return e->s;
 }
 
-void agg_str_put(struct uk_agg *agg, const char *s)
+static void str_put(struct uk_agg *agg, const char *s)
 {
 	struct uk_str *e = container_of(s, struct uk_str, s);
 
@@ -96,7 +96,7 @@ static void stack_free(struct uk_agg *agg, struct uk_agg_stack *st)
 	uint32_t i;
 
 	for (i = 0; i < st->nr_frames; i++)
-		agg_str_put(agg, st->frames[i].symbol);
+		str_put(agg, st->frames[i].symbol);
 	free(st);
 }
 
@@ -159,7 +159,7 @@ int agg_stack_prepare(struct uk_agg *agg, const struct uk_event *ev,
 		const char *sym = ev->frames[i].symbol;
 
 		st->frames[i].ip = ev->frames[i].ip;
-		st->frames[i].symbol = agg_str_get(agg, sym,
+		st->frames[i].symbol = str_get(agg, sym,
 			agg_bounded_len(sym, sizeof(ev->frames[i].symbol)));
 		if (!st->frames[i].symbol) {
 			stack_free(agg, st);

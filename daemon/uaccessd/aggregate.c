@@ -551,7 +551,7 @@ void uk_agg_reset(struct uk_agg *agg)
 	}
 	for (l = agg->stack_lru.next; l != &agg->stack_lru; l = next) {
 		next = l->next;
-		/* Symbols are all freed below: no agg_str_put() one by one. */
+		/* Symbols are all freed below: no str_put() one by one. */
 		free(container_of(l, struct uk_agg_stack, private_lru));
 	}
 	for (i = 0; agg->strs.slot && i <= agg->strs.mask; i++)

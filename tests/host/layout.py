@@ -115,7 +115,7 @@ NAME_HOMES = [
     ('uk_time_', ['daemon/common/time.c', 'daemon/common/time.h']),
     ('uk_query_', ['daemon/uaccessctl/query.c']),
     ('uk_utf8_', ['daemon/common/utf8.c']),
-    ('uk_htab_', ['daemon/common/hashtab.c']),
+    ('uk_htab_', ['daemon/common/hashtab.c', 'daemon/common/hashtab.h']),
     ('uk_hash_', ['daemon/common/hashtab.h']),
     ('uk_sort_', ['daemon/common/sort.c']),
     ('uk_fields_', ['daemon/common/fields.c']),
