@@ -121,7 +121,7 @@ NAME_HOMES = [
     ('uk_fields_', ['daemon/common/fields.c']),
     ('uk_field_', ['daemon/common/fields.c']),
     ('uk_enum_', ['daemon/common/event.c']),
-    ('uk_nl_', ['daemon/common/nl.c']),
+    ('uk_nl_', ['daemon/common/nl.c', 'daemon/common/nl.h']),
     ('uk_json_', ['daemon/common/json.c']),
     ('uk_ctl_server_', ['daemon/uaccessd/control_server.c']),
     ('uk_label_', ['daemon/uaccessctl/label.c']),
