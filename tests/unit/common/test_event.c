@@ -18,6 +18,7 @@
 #include "common/event.h"
 #include "msgbuild.h"
 #include "common/util.h"
+#include "fixtures.h"
 
 #define FAMILY		0x1d
 #define BUFLEN		16384
@@ -52,43 +53,6 @@ static uint64_t required_bits(const struct uk_field *fields)
 		if (fields->required)
 			bits |= 1ULL << fields->attr;
 	return bits;
-}
-
-static void fill_event(struct uk_event *ev, unsigned int nr_frames)
-{
-	unsigned int i;
-
-	memset(ev, 0, sizeof(*ev));
-	ev->seq = 42;
-	ev->ts_boot = 123456789012ULL;
-	ev->ts_real = 1700000000123456789ULL;
-	ev->kind = UACCESS_KADDR_KIND_FAULT;
-	ev->helper = UACCESS_KADDR_HELPER_COPY_FROM_USER;
-	ev->direction = UACCESS_KADDR_DIRECTION_FROM_USER;
-	ev->addr_class = UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED;
-	ev->address = 0xffff888012345678ULL;
-	ev->size = 64;
-	ev->site_id = 7;
-	strcpy(ev->site_symbol, "vuln_ioctl+0x1c/0x80 [uk_test]");
-	ev->site_ip = 0xffffffffc0001234ULL;
-	ev->stack_hash = 0xdeadbeef;
-	ev->pid = 1234;
-	ev->tgid = 1230;
-	strcpy(ev->comm, "poc");
-	ev->uid = 1000;
-	ev->syscall_nr = -1;
-	ev->cpu = 3;
-	ev->count = 5;
-	ev->suppressed = 2;
-	ev->context = UACCESS_KADDR_CONTEXT_TASK;
-	ev->nr_frames = nr_frames;
-	for (i = 0; i < nr_frames && i < UK_STACK_MAX; i++) {
-		ev->frames[i].ip = 0xffffffff81000000ULL + i * 0x100;
-		snprintf(ev->frames[i].symbol, sizeof(ev->frames[i].symbol),
-			 "frame_%u+0x%x/0x100", i, i * 4);
-	}
-	ev->present = all_bits(uk_event_fields) |
-		      (nr_frames ? 1ULL << UACCESS_KADDR_A_EVENT_STACK : 0);
 }
 
 static void fill_site(struct uk_site *s)
@@ -142,7 +106,7 @@ static int build_set(enum set set, uint64_t present, void *buf, size_t len)
 
 	switch (set) {
 	case SET_EVENT:
-		fill_event(&ev, 0);
+		uk_test_fill_event(&ev, 0, 0xdeadbeef);
 		ev.present = present;
 		return uk_event_build(&ev, FAMILY, 1, buf, len);
 	case SET_SITE:
@@ -573,7 +537,7 @@ static void event_round_trip_all_attributes_and_full_stack(void **state)
 	char why[256] = "";
 	int n, r;
 
-	fill_event(&in, UK_STACK_MAX);
+	uk_test_fill_event(&in, UK_STACK_MAX, 0xdeadbeef);
 	memset(in.site_symbol, 'a', sizeof(in.site_symbol) - 1);
 	memset(in.comm, 'c', sizeof(in.comm) - 1);
 	n = uk_event_build(&in, FAMILY, 77, buf, sizeof(buf));
@@ -597,7 +561,7 @@ static void event_round_trip_required_only(void **state)
 	char why[256] = "";
 	int n;
 
-	fill_event(&in, 0);
+	uk_test_fill_event(&in, 0, 0xdeadbeef);
 	in.present = required_bits(uk_event_fields);
 	n = uk_event_build(&in, FAMILY, 1, buf, sizeof(buf));
 	assert_true(n > 0);
@@ -618,7 +582,7 @@ static void event_round_trip_irq_context_without_task_fields(void **state)
 	uint8_t buf[BUFLEN];
 	int n;
 
-	fill_event(&in, 3);
+	uk_test_fill_event(&in, 3, 0xdeadbeef);
 	in.context = UACCESS_KADDR_CONTEXT_HARDIRQ;
 	in.present &= ~(1ULL << UACCESS_KADDR_A_EVENT_PID |
 			1ULL << UACCESS_KADDR_A_EVENT_TGID |
@@ -702,7 +666,7 @@ static void build_uses_kernel_headers_and_attribute_order(void **state)
 	size_t off, i = 0;
 	int n;
 
-	fill_event(&ev, 2);
+	uk_test_fill_event(&ev, 2, 0xdeadbeef);
 	n = uk_event_build(&ev, FAMILY, 99, buf, sizeof(buf));
 	assert_true(n > 0);
 	memcpy(&h, buf, sizeof(h));
@@ -738,7 +702,7 @@ static void build_caps_stack_at_maximum(void **state)
 	uint8_t buf[BUFLEN];
 	int n;
 
-	fill_event(&in, UK_STACK_MAX);
+	uk_test_fill_event(&in, UK_STACK_MAX, 0xdeadbeef);
 	in.nr_frames = UK_STACK_MAX + 10;
 	n = uk_event_build(&in, FAMILY, 1, buf, sizeof(buf));
 	assert_true(n > 0);
@@ -758,7 +722,7 @@ static void build_writes_stack_last_when_nothing_follows(void **state)
 	size_t off;
 	int n;
 
-	fill_event(&in, 3);
+	uk_test_fill_event(&in, 3, 0xdeadbeef);
 	in.present &= (1ULL << UACCESS_KADDR_A_EVENT_STACK) - 1;
 	in.present |= 1ULL << UACCESS_KADDR_A_EVENT_STACK;
 	n = uk_event_build(&in, FAMILY, 1, buf, sizeof(buf));
@@ -789,7 +753,7 @@ static void build_fails_when_buffer_too_small(void **state)
 	size_t len;
 	int n;
 
-	fill_event(&ev, UK_STACK_MAX);
+	uk_test_fill_event(&ev, UK_STACK_MAX, 0xdeadbeef);
 	n = uk_event_build(&ev, FAMILY, 1, buf, sizeof(buf));
 	assert_true(n > 0);
 	for (len = 0; len < (size_t)n; len++) {
@@ -810,7 +774,7 @@ static void build_rejects_null_arguments(void **state)
 	struct uk_status st;
 	uint8_t buf[64];
 
-	fill_event(&ev, 0);
+	uk_test_fill_event(&ev, 0, 0xdeadbeef);
 	fill_site(&site);
 	fill_status(&st);
 	assert_int_equal(uk_event_build(NULL, FAMILY, 1, buf, sizeof(buf)),
@@ -978,7 +942,7 @@ static void parse_every_prefix_stays_within_len(void **state)
 	size_t cut;
 	int n, r;
 
-	fill_event(&ev, 4);
+	uk_test_fill_event(&ev, 4, 0xdeadbeef);
 	n = uk_event_build(&ev, FAMILY, 1, buf, sizeof(buf));
 	assert_true(n > 0);
 	for (cut = 0; cut < (size_t)n; cut++) {
@@ -1522,7 +1486,7 @@ static void parse_reads_misaligned_buffer(void **state)
 	int n;
 
 	assert_non_null(buf);
-	fill_event(&in, 5);
+	uk_test_fill_event(&in, 5, 0xdeadbeef);
 	for (shift = 1; shift < 4; shift++) {
 		n = uk_event_build(&in, FAMILY, 1, buf + shift, BUFLEN);
 		assert_true(n > 0);

@@ -21,6 +21,7 @@
 #include "uaccessd/journal.h"
 #include "common/util.h"
 #include "journal_rec.h"
+#include "fixtures.h"
 
 #define ALL_EVENT_ATTRS	(((1ULL << (UACCESS_KADDR_A_EVENT_MAX + 1)) - 1) & ~1ULL)
 
@@ -62,45 +63,7 @@ static int teardown(void **state)
 
 /* ---- events ---- */
 
-static void fill_event(struct uk_event *ev, unsigned int nr_frames)
-{
-	unsigned int i;
-
-	memset(ev, 0, sizeof(*ev));
-	ev->seq = 42;
-	ev->ts_boot = 123456789012ULL;
-	ev->ts_real = 1700000000123456789ULL;
-	ev->kind = UACCESS_KADDR_KIND_FAULT;
-	ev->helper = UACCESS_KADDR_HELPER_COPY_FROM_USER;
-	ev->direction = UACCESS_KADDR_DIRECTION_FROM_USER;
-	ev->addr_class = UACCESS_KADDR_ADDR_CLASS_KERNEL_MAPPED;
-	ev->address = 0xffff888012345678ULL;
-	ev->size = 64;
-	ev->site_id = 7;
-	strcpy(ev->site_symbol, "vuln_ioctl+0x1c/0x80 [uk_test]");
-	ev->site_ip = 0xffffffffc0001234ULL;
-	ev->stack_hash = 0xbeef;
-	ev->pid = 1234;
-	ev->tgid = 1230;
-	strcpy(ev->comm, "poc");
-	ev->uid = 1000;
-	ev->syscall_nr = -1;
-	ev->cpu = 3;
-	ev->count = 5;
-	ev->suppressed = 2;
-	ev->context = UACCESS_KADDR_CONTEXT_TASK;
-	ev->nr_frames = nr_frames;
-	for (i = 0; i < nr_frames && i < UK_STACK_MAX; i++) {
-		ev->frames[i].ip = 0xffffffff81000000ULL + i * 0x100;
-		snprintf(ev->frames[i].symbol, sizeof(ev->frames[i].symbol),
-			 "frame_%u+0x%x/0x100", i, i * 4);
-	}
-	ev->present = ALL_EVENT_ATTRS;
-	if (!nr_frames)
-		ev->present &= ~(1ULL << UACCESS_KADDR_A_EVENT_STACK);
-}
-
-/* What fill_event() gives, field by field, as the journal shows it. */
+/* What uk_test_fill_event() gives, field by field, as the journal shows it. */
 static const struct {
 	int attr;
 	const char *key;
@@ -156,7 +119,7 @@ static void event_has_every_present_attribute_as_its_field(void **state)
 	struct uk_event ev;
 	size_t i;
 
-	fill_event(&ev, 2);
+	uk_test_fill_event(&ev, 2, 0xbeef);
 	e = send_event(&ev, 17);
 	for (i = 0; i < ARRAY_SIZE(event_want); i++)
 		uk_rec_assert_val(e, event_want[i].key, event_want[i].val);
@@ -199,7 +162,7 @@ static void absent_attributes_give_no_field(void **state)
 
 	for (i = 0; i < ARRAY_SIZE(event_want); i++) {
 		uk_rec_reset();
-		fill_event(&ev, 1);
+		uk_test_fill_event(&ev, 1, 0xbeef);
 		ev.present &= ~(1ULL << event_want[i].attr);
 		e = send_event(&ev, 1);
 		for (k = 0; k < ARRAY_SIZE(event_want); k++) {
@@ -213,7 +176,7 @@ static void absent_attributes_give_no_field(void **state)
 
 	/* Nothing present: only the daemon's own fields. */
 	uk_rec_reset();
-	fill_event(&ev, 0);
+	uk_test_fill_event(&ev, 0, 0xbeef);
 	ev.present = 0;
 	e = send_event(&ev, 3);
 	for (k = 0; k < ARRAY_SIZE(event_want); k++)
@@ -229,7 +192,7 @@ static void message_says_what_where_and_who(void **state)
 	const struct uk_rec_entry *e;
 	struct uk_event ev;
 
-	fill_event(&ev, 0);
+	uk_test_fill_event(&ev, 0, 0xbeef);
 	e = send_event(&ev, 1);
 	uk_rec_assert_val(e, "MESSAGE",
 		   "__copy_from_user() from-user kernel address 0xffff888012345678 "
@@ -256,7 +219,7 @@ static void message_says_what_where_and_who(void **state)
 
 	/* Empty comm and symbol are shown as "?". */
 	uk_rec_reset();
-	fill_event(&ev, 0);
+	uk_test_fill_event(&ev, 0, 0xbeef);
 	ev.comm[0] = '\0';
 	ev.site_symbol[0] = '\0';
 	e = send_event(&ev, 1);
@@ -270,7 +233,7 @@ static void unknown_enum_values_are_shown_as_numbers(void **state)
 	const struct uk_rec_entry *e;
 	struct uk_event ev;
 
-	fill_event(&ev, 0);
+	uk_test_fill_event(&ev, 0, 0xbeef);
 	ev.kind = 77;
 	ev.helper = 200;
 	ev.direction = 9;
@@ -292,7 +255,7 @@ static void stack_is_one_symbol_per_line_with_its_depth(void **state)
 	const struct uk_rec_entry *e;
 	struct uk_event ev;
 
-	fill_event(&ev, 3);
+	uk_test_fill_event(&ev, 3, 0xbeef);
 	/* A frame without a symbol is shown as "?". */
 	ev.frames[1].symbol[0] = '\0';
 	e = send_event(&ev, 1);
@@ -301,7 +264,7 @@ static void stack_is_one_symbol_per_line_with_its_depth(void **state)
 	uk_rec_assert_val(e, "UACCESS_STACK_DEPTH", "3");
 
 	uk_rec_reset();
-	fill_event(&ev, 1);
+	uk_test_fill_event(&ev, 1, 0xbeef);
 	e = send_event(&ev, 1);
 	uk_rec_assert_val(e, "UACCESS_STACK", "frame_0+0x0/0x100");
 	uk_rec_assert_val(e, "UACCESS_STACK_DEPTH", "1");
@@ -316,7 +279,7 @@ static void largest_stack_and_symbols_are_sent_whole(void **state)
 	size_t off = 0;
 	unsigned int i;
 
-	fill_event(&ev, UK_STACK_MAX);
+	uk_test_fill_event(&ev, UK_STACK_MAX, 0xbeef);
 	memset(ev.site_symbol, 'S', UK_SYMBOL_LEN - 1);
 	ev.site_symbol[UK_SYMBOL_LEN - 1] = '\0';
 	memset(ev.comm, 'c', UK_COMM_LEN - 1);
@@ -353,7 +316,7 @@ static void unterminated_strings_are_cut_and_the_entry_sent(void **state)
 	memset(raw, 'Z', sizeof(raw));
 	raw[sizeof(raw) - 1] = '\0';
 	ev = (struct uk_event *)raw;
-	fill_event(ev, UK_STACK_MAX);
+	uk_test_fill_event(ev, UK_STACK_MAX, 0xbeef);
 	memset(ev->site_symbol, 'S', UK_SYMBOL_LEN);
 	ev->site_ip = 0x5a5a5a5a5a5a5a5aULL;
 	memset(ev->comm, 'c', UK_COMM_LEN);
@@ -573,7 +536,7 @@ static void failed_send_is_counted_with_its_error(void **state)
 	struct uk_journal *j = journal_new();
 	struct uk_event ev;
 
-	fill_event(&ev, 1);
+	uk_test_fill_event(&ev, 1, 0xbeef);
 	uk_rec_plan(-ECONNREFUSED, 1);
 	uk_rec_plan(-EAGAIN, 2);
 	assert_int_equal(uk_journal_event(j, &ev, 1), -ECONNREFUSED);
@@ -601,7 +564,7 @@ static void next_successful_send_is_followed_by_a_loss_entry(void **state)
 	const struct uk_rec_entry *e;
 	struct uk_event ev;
 
-	fill_event(&ev, 1);
+	uk_test_fill_event(&ev, 1, 0xbeef);
 	uk_rec_plan(-ENOBUFS, 1);
 	uk_rec_plan(-EAGAIN, 1);
 	assert_int_equal(uk_journal_event(j, &ev, 1), -ENOBUFS);
@@ -646,7 +609,7 @@ static void failed_loss_entry_is_kept_for_later_without_recursion(void **state)
 	const struct uk_rec_entry *e;
 	struct uk_event ev;
 
-	fill_event(&ev, 1);
+	uk_test_fill_event(&ev, 1, 0xbeef);
 	uk_rec_plan(-EAGAIN, 1);		/* the event */
 	uk_rec_plan(0, 1);			/* the next event */
 	uk_rec_plan(-EPIPE, 1);		/* its loss entry */
