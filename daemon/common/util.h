@@ -4,6 +4,7 @@
 #define UK_UTIL_H
 
 #include <stddef.h>
+#include <unistd.h>
 
 /* A compile error, not a wrong count, when @a is a pointer. */
 #define UK_MUST_BE_ARRAY(a) \
@@ -16,5 +17,14 @@
 
 /* The bit of an attribute in a message's ->present mask. */
 #define UK_BIT(attr)	(1ULL << (attr))
+
+/* A file descriptor closed when it goes out of scope (-1: none). */
+static inline void uk_closep(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+}
+
+#define _cleanup_close_	__attribute__((cleanup(uk_closep)))
 
 #endif /* UK_UTIL_H */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/why.h"
+#include "common/util.h"
 #include "replay.h"
 
 struct uk_replay_header {
@@ -210,11 +211,12 @@ int uk_replay_open_fp(struct uk_replay *r, FILE *fp, char *why,
 int uk_replay_open(struct uk_replay *r, const char *path, char *why,
 		   size_t whylen)
 {
+	_cleanup_close_ int fd = -1;
 	struct stat st;
 	uint8_t *buf;
 	size_t len;
 	void *map;
-	int fd, err;
+	int err;
 
 	if (!r || !path)
 		return -EINVAL;
@@ -228,18 +230,15 @@ int uk_replay_open(struct uk_replay *r, const char *path, char *why,
 	if (fstat(fd, &st) < 0) {
 		err = -errno;
 		uk_why(why, whylen, "cannot stat: %s", strerror(errno));
-		close(fd);
 		return err;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		err = uk_slurp(uk_read_fd, &fd, &buf, &len, why, whylen);
-		close(fd);
 		if (err < 0)
 			return err;
 		return uk_replay_open_owned(r, buf, len, why, whylen);
 	}
 	if ((uint64_t)st.st_size > UK_REPLAY_MAX_SIZE) {
-		close(fd);
 		uk_why(why, whylen, "%lld bytes, more than the %llu allowed",
 		       (long long)st.st_size, UK_REPLAY_MAX_SIZE);
 		return -EFBIG;
@@ -247,7 +246,6 @@ int uk_replay_open(struct uk_replay *r, const char *path, char *why,
 	if ((size_t)st.st_size < UK_REPLAY_HDRLEN) {
 		/* Too short to map usefully; let the header check say so. */
 		err = uk_slurp(uk_read_fd, &fd, &buf, &len, why, whylen);
-		close(fd);
 		if (err < 0)
 			return err;
 		return uk_replay_open_owned(r, buf, len, why, whylen);
@@ -256,10 +254,8 @@ int uk_replay_open(struct uk_replay *r, const char *path, char *why,
 	if (map == MAP_FAILED) {
 		err = -errno;
 		uk_why(why, whylen, "cannot map: %s", strerror(errno));
-		close(fd);
 		return err;
 	}
-	close(fd);
 	r->map = map;
 	r->data = map;
 	r->size = (size_t)st.st_size;
