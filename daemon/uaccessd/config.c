@@ -396,42 +396,42 @@ static int read_file(int fd, char **ret, size_t *retlen)
 	size_t len = 0, cap = 0;
 	char *buf = NULL, *p;
 	ssize_t n;
+	int r;
 
 	for (;;) {
 		if (len == cap) {
 			cap = cap ? cap * 2 : 4096;
 			if (cap > UK_CONFIG_FILE_MAX + 1)
 				cap = UK_CONFIG_FILE_MAX + 1;
-			if (len == cap) {
-				free(buf);
-				return -EFBIG;
-			}
+			r = -EFBIG;
+			if (len == cap)
+				goto fail;
+			r = -ENOMEM;
 			p = realloc(buf, cap);
-			if (!p) {
-				free(buf);
-				return -ENOMEM;
-			}
+			if (!p)
+				goto fail;
 			buf = p;
 		}
 		n = read(fd, buf + len, cap - len);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			n = -errno;
-			free(buf);
-			return n;
+			r = -errno;
+			goto fail;
 		}
 		if (n == 0)
 			break;
 		len += n;
 	}
-	if (len > UK_CONFIG_FILE_MAX) {
-		free(buf);
-		return -EFBIG;
-	}
+	r = -EFBIG;
+	if (len > UK_CONFIG_FILE_MAX)
+		goto fail;
 	*ret = buf;
 	*retlen = len;
 	return 0;
+fail:
+	free(buf);
+	return r;
 }
 
 int uk_config_load(const char *path, struct uk_config *ret,
