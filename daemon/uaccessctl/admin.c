@@ -34,7 +34,7 @@ static int parse_u32(const struct uk_cli *cli, const char *key,
 	uint64_t v;
 
 	if (uk_cli_parse_u64(s, UINT32_MAX, &v) < 0)
-		return uk_cli_error(cli, UK_EXIT_USAGE,
+		return uk_cli_error(cli, UK_ERR_USAGE,
 				    "set: %s takes a whole number from 0 to 4294967295, not '%s'",
 				    key, s);
 	*ret = (uint32_t)v;
@@ -44,7 +44,7 @@ static int parse_u32(const struct uk_cli *cli, const char *key,
 static int set_once(const struct uk_cli *cli, bool *has, const char *key)
 {
 	if (*has)
-		return uk_cli_error(cli, UK_EXIT_USAGE, "set: %s given twice",
+		return uk_cli_error(cli, UK_ERR_USAGE, "set: %s given twice",
 				    key);
 	*has = true;
 	return 0;
@@ -57,7 +57,7 @@ static int parse_settings(const struct uk_cli *cli, int argc, char **argv,
 	int i = 0, r;
 
 	if (argc == 0)
-		return uk_cli_error(cli, UK_EXIT_USAGE,
+		return uk_cli_error(cli, UK_ERR_USAGE,
 				    "set: nothing to set; " SET_USAGE);
 	while (i < argc) {
 		const char *key = argv[i];
@@ -70,13 +70,13 @@ static int parse_settings(const struct uk_cli *cli, int argc, char **argv,
 				return r;
 			s->mode = uk_enum_value(UK_ENUM_MODE, argv[i + 1]);
 			if (!s->mode)
-				return uk_cli_error(cli, UK_EXIT_USAGE,
+				return uk_cli_error(cli, UK_ERR_USAGE,
 						    "set: mode is off, count, report or warn, not '%s'",
 						    argv[i + 1]);
 			i += 2;
 		} else if (!strcmp(key, "ratelimit")) {
 			if (i + 2 >= argc)
-				return uk_cli_error(cli, UK_EXIT_USAGE,
+				return uk_cli_error(cli, UK_ERR_USAGE,
 						    "set: ratelimit takes INTERVAL_MS and BURST");
 			if ((r = set_once(cli, &s->has_interval,
 					  "ratelimit-interval")) ||
@@ -104,14 +104,14 @@ static int parse_settings(const struct uk_cli *cli, int argc, char **argv,
 				return r;
 			i += 2;
 		} else {
-			return uk_cli_error(cli, UK_EXIT_USAGE,
+			return uk_cli_error(cli, UK_ERR_USAGE,
 					    "set: unknown setting '%s'; " SET_USAGE,
 					    key);
 		}
 	}
 	return 0;
 missing:
-	return uk_cli_error(cli, UK_EXIT_USAGE, "set: %s needs a value",
+	return uk_cli_error(cli, UK_ERR_USAGE, "set: %s needs a value",
 			    argv[i]);
 }
 
@@ -164,7 +164,7 @@ int uk_cli_set(const struct uk_cli *cli, int argc, char **argv)
 				      s.has_burst ? &s.burst : NULL,
 				      why, sizeof(why));
 	if (r == -EINVAL || r == -ERANGE) {
-		r = uk_cli_error(cli, UK_EXIT_USAGE,
+		r = uk_cli_error(cli, UK_ERR_USAGE,
 				 "the kernel refused the setting: %s",
 				 why[0] ? why : strerror(-r));
 		goto out;
@@ -175,13 +175,13 @@ int uk_cli_set(const struct uk_cli *cli, int argc, char **argv)
 	}
 	r = uk_cli_sys->nl_get_status(nl, &st, why, sizeof(why));
 	if (r < 0) {
-		r = uk_cli_error(cli, UK_EXIT_FAILURE,
+		r = uk_cli_error(cli, UK_ERR_FAILURE,
 				 "the setting was made, but get-status failed: %s",
 				 why[0] ? why : strerror(-r));
 		goto out;
 	}
 	print_config(cli, &st);
-	r = UK_EXIT_OK;
+	r = 0;
 out:
 	uk_cli_sys->nl_close(nl);
 	return r;
@@ -196,7 +196,7 @@ static int print_before(const struct uk_cli *cli, const char *source,
 		uk_cli_kv(cli->out, "source", source);
 		uk_cli_kv_fields(cli->out, "kernel_before", uk_status_fields,
 				 old);
-		return UK_EXIT_OK;
+		return 0;
 	}
 	uk_json_init(&j, 0);
 	uk_json_object_begin(&j);
@@ -210,8 +210,9 @@ static int print_before(const struct uk_cli *cli, const char *source,
 }
 
 /*
- * Through uaccessd: an exit code, or *direct set when it is not there (or
- * not connected to the kernel) and the kernel must be asked directly.
+ * Through uaccessd: 0 or a negative errno (printed), or *direct set when
+ * it is not there (or not connected to the kernel) and the kernel must be
+ * asked directly.
  */
 static int reset_daemon(const struct uk_cli *cli, bool *direct)
 {
@@ -223,17 +224,17 @@ static int reset_daemon(const struct uk_cli *cli, bool *direct)
 	r = uk_cli_ctl(cli, "{\"cmd\":\"reset\"}", &reply, why, sizeof(why));
 	if (uk_cli_ctl_absent(r) || r == -ENOTCONN) {
 		*direct = true;
-		return UK_EXIT_OK;
+		return 0;
 	}
 	if (r == -EPERM)
-		return uk_cli_error(cli, UK_EXIT_PERM, "%s", why);
+		return uk_cli_error(cli, UK_ERR_PERM, "%s", why);
 	if (r < 0)
 		return uk_cli_ctl_fail(cli, r, why);
 	if (!uk_fields_from_json(uk_status_fields,
 				     uk_json_object_get(reply, "kernel_before"),
 				     &old, sizeof(old))) {
 		uk_json_value_free(reply);
-		return uk_cli_error(cli, UK_EXIT_FAILURE,
+		return uk_cli_error(cli, UK_ERR_FAILURE,
 				    "uaccessd reset the counters, but its reply has no \"kernel_before\"");
 	}
 	uk_json_value_free(reply);
@@ -249,7 +250,7 @@ int uk_cli_reset(const struct uk_cli *cli, int argc, char **argv)
 	int r;
 
 	if (argc > 0)
-		return uk_cli_error(cli, UK_EXIT_USAGE,
+		return uk_cli_error(cli, UK_ERR_USAGE,
 				    "reset: unexpected argument '%s'", argv[0]);
 	if (!direct) {
 		r = reset_daemon(cli, &direct);
@@ -274,7 +275,7 @@ int uk_cli_reload(const struct uk_cli *cli, int argc, char **argv)
 	int r;
 
 	if (argc > 0)
-		return uk_cli_error(cli, UK_EXIT_USAGE,
+		return uk_cli_error(cli, UK_ERR_USAGE,
 				    "reload: unexpected argument '%s'", argv[0]);
 	r = uk_cli_ctl(cli, "{\"cmd\":\"reload\"}", &reply, why, sizeof(why));
 	/*
@@ -283,13 +284,13 @@ int uk_cli_reload(const struct uk_cli *cli, int argc, char **argv)
 	 */
 	if (r < 0 && r != -EPERM && !uk_cli_ctl_absent(r) && why[0] &&
 	    r != -ETIMEDOUT && r != -EPROTO)
-		return uk_cli_error(cli, UK_EXIT_FAILURE,
+		return uk_cli_error(cli, UK_ERR_FAILURE,
 				    "uaccessd kept its configuration: %s", why);
 	if (r < 0)
 		return uk_cli_ctl_fail(cli, r, why);
 	uk_json_value_free(reply);
 	if (!cli->json)
-		return UK_EXIT_OK;
+		return 0;
 	uk_json_init(&j, 0);
 	uk_json_object_begin(&j);
 	uk_json_kv_bool(&j, "reloaded", true);

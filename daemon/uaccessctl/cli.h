@@ -8,6 +8,7 @@
 #ifndef UK_CLI_H
 #define UK_CLI_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +25,24 @@ enum uk_cli_exit {
 	UK_EXIT_PERM = 5,	/* permission denied (CAP_SYS_ADMIN / root) */
 	UK_EXIT_LOSS = 6,	/* status: events were lost at some layer */
 };
+
+/*
+ * The errnos that stand for those exit codes; any other errno is
+ * UK_EXIT_FAILURE.  -EINVAL means a bad command line and nothing else: a
+ * reply, file or entry that makes no sense is -EBADMSG or -EPROTO, a
+ * failure with its reason already printed is UK_ERR_FAILURE.
+ */
+enum {
+	UK_ERR_FAILURE = -EIO,
+	UK_ERR_USAGE = -EINVAL,
+	UK_ERR_NO_KERNEL = -ENOPKG,
+	UK_ERR_NO_DAEMON = -ECONNREFUSED,
+	UK_ERR_PERM = -EPERM,		/* -EACCES too */
+	UK_ERR_LOSS = -ENOBUFS,
+};
+
+/* The exit code of a verb's result: 0 or a negative errno. */
+int uk_cli_exit_code(int err);
 
 /* The global options, parsed once by uaccessctl.c. */
 struct uk_cli {
@@ -46,7 +65,7 @@ struct uk_cli {
 /*
  * A verb: @argc/@argv are the arguments that follow the verb name on the
  * command line, the options taken out (uaccessctl.c parses every option
- * once, into struct uk_cli); returns an exit code.
+ * once, into struct uk_cli); returns 0 or a negative errno.
  */
 typedef int (*uk_cli_verb_fn)(const struct uk_cli *cli, int argc,
 			      char **argv);
@@ -62,8 +81,8 @@ int uk_cli_reset(const struct uk_cli *cli, int argc, char **argv);
 /* uaccessd re-reads its configuration, as on SIGHUP (root only). */
 int uk_cli_reload(const struct uk_cli *cli, int argc, char **argv);
 
-/* One line on cli->err, "uaccessctl: " first; returns @code. */
-int uk_cli_error(const struct uk_cli *cli, int code, const char *fmt, ...)
+/* One line on cli->err, "uaccessctl: " first; returns @err (< 0). */
+int uk_cli_error(const struct uk_cli *cli, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 #endif /* UK_CLI_H */

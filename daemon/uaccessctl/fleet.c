@@ -928,8 +928,8 @@ static int fleet_entry(struct uk_query *q, const struct uk_entry *e,
 	int r = uk_fleet_add(data, e, &took, why, sizeof(why));
 
 	if (r == -ENOMEM)
-		return uk_cli_error(&q->cli, UK_EXIT_FAILURE, "out of memory");
-	return UK_EXIT_OK;
+		return uk_cli_error(&q->cli, -ENOMEM, "out of memory");
+	return 0;
 }
 
 int uk_cli_fleet(const struct uk_cli *cli, enum uk_sort sort,
@@ -948,15 +948,15 @@ int uk_cli_fleet(const struct uk_cli *cli, enum uk_sort sort,
 	/* -n counts sites here, not entries. */
 	qcli.lines = 0;
 	r = uk_query_init(&q, &qcli, 0, NULL, ids);
-	if (r != UK_EXIT_OK)
+	if (r < 0)
 		goto out;
 	n = uk_query_walk(&q, false, fleet_entry, &f);
 	if (n < 0) {
-		r = (int)-n;
+		r = (int)n;
 		goto out;
 	}
 	if (uk_fleet_finish(&f, sort) < 0) {
-		r = uk_cli_error(cli, UK_EXIT_FAILURE, "out of memory");
+		r = uk_cli_error(cli, -ENOMEM, "out of memory");
 		goto out;
 	}
 	if (cli->json) {
@@ -967,7 +967,7 @@ int uk_cli_fleet(const struct uk_cli *cli, enum uk_sort sort,
 			      q.n_bad_files);
 		r = uk_cli_json_print(cli, &j);
 	} else if (uk_fleet_print(&f, cli->out, limit, !cli->no_legend) < 0) {
-		r = uk_cli_error(cli, UK_EXIT_FAILURE,
+		r = uk_cli_error(cli, UK_ERR_FAILURE,
 				 "cannot write the table: %s", strerror(EIO));
 	}
 	if (f.duplicates)
@@ -980,8 +980,8 @@ int uk_cli_fleet(const struct uk_cli *cli, enum uk_sort sort,
 			f.skipped, plural(f.skipped, "entry", "entries"),
 			f.first_skip);
 	/* Totals without some files' entries are not the totals. */
-	if (r == UK_EXIT_OK && q.n_bad_files)
-		r = uk_cli_error(cli, UK_EXIT_FAILURE,
+	if (!r && q.n_bad_files)
+		r = uk_cli_error(cli, UK_ERR_FAILURE,
 				 "%zu journal %s could not be read: the totals leave out %s entries",
 				 q.n_bad_files, plural(q.n_bad_files, "file", "files"),
 				 plural(q.n_bad_files, "its", "their"));

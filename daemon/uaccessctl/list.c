@@ -252,8 +252,8 @@ static int list_row(struct uk_query *q, const struct uk_entry *e, void *data)
 	if (q->cli.json)
 		return uk_query_json_put(q, e, NULL, data);
 	if (uk_list_table_add(data, e) < 0)
-		return uk_cli_error(&q->cli, UK_EXIT_FAILURE, "out of memory");
-	return UK_EXIT_OK;
+		return uk_cli_error(&q->cli, -ENOMEM, "out of memory");
+	return 0;
 }
 
 int uk_cli_list(const struct uk_cli *cli, int argc, char **argv)
@@ -266,12 +266,12 @@ int uk_cli_list(const struct uk_cli *cli, int argc, char **argv)
 
 	uk_list_table_init(&t);
 	r = uk_query_init(&q, cli, argc, argv, NULL);
-	if (r != UK_EXIT_OK)
+	if (r < 0)
 		goto out;
 	n = uk_query_walk(&q, false, list_row,
 			  q.cli.json ? (void *)&jo : (void *)&t);
 	if (n < 0) {
-		r = (int)-n;
+		r = (int)n;
 		if (q.cli.json && jo.n)
 			uk_query_json_end(&q);
 		goto out;
@@ -283,7 +283,7 @@ int uk_cli_list(const struct uk_cli *cli, int argc, char **argv)
 	if (q.cli.json)
 		r = uk_query_json_end(&q);
 	else if (uk_list_table_print(&t, q.cli.out, !q.cli.no_legend) < 0)
-		r = uk_cli_error(&q.cli, UK_EXIT_FAILURE,
+		r = uk_cli_error(&q.cli, UK_ERR_FAILURE,
 				 "cannot write the table: %s", strerror(EIO));
 	r = uk_query_files_left_out(&q, r);
 out:

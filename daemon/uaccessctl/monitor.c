@@ -240,7 +240,7 @@ static void handle_datagram(struct monitor *m, size_t len)
 			     "stray bytes after the last message");
 }
 
-/* Reads until the socket is empty; an exit code on failure, else 0. */
+/* Reads until the socket is empty; 0, or a negative errno (printed). */
 static int drain(struct monitor *m)
 {
 	ssize_t n;
@@ -256,7 +256,7 @@ static int drain(struct monitor *m)
 			print_marker(m, "malformed", "malformed datagram",
 				     "larger than the receive buffer, dropped");
 		} else if (n < 0) {
-			return uk_cli_error(m->cli, UK_EXIT_FAILURE,
+			return uk_cli_error(m->cli, UK_ERR_FAILURE,
 					    "reading events failed: %s",
 					    strerror((int)-n));
 		} else {
@@ -293,7 +293,7 @@ static int run(struct monitor *m, int evfd, int sigfd, uint64_t timeout_ms,
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
-			return uk_cli_error(m->cli, UK_EXIT_FAILURE,
+			return uk_cli_error(m->cli, UK_ERR_FAILURE,
 					    "poll failed: %s", strerror(errno));
 		}
 		if (p[1].revents) {
@@ -309,7 +309,7 @@ static int run(struct monitor *m, int evfd, int sigfd, uint64_t timeout_ms,
 			if (r)
 				return r;
 		} else if (p[0].revents & (POLLERR | POLLHUP | POLLNVAL)) {
-			return uk_cli_error(m->cli, UK_EXIT_FAILURE,
+			return uk_cli_error(m->cli, UK_ERR_FAILURE,
 					    "the events socket failed");
 		}
 	}
@@ -325,11 +325,11 @@ int uk_cli_monitor(const struct uk_cli *cli, int argc, char **argv)
 	int evfd, sigfd = -1, r;
 
 	if (argc > 0)
-		return uk_cli_error(cli, UK_EXIT_USAGE,
+		return uk_cli_error(cli, UK_ERR_USAGE,
 				    "monitor: unexpected argument '%s'", argv[0]);
 	m = calloc(1, sizeof(*m));
 	if (!m)
-		return uk_cli_error(cli, UK_EXIT_FAILURE, "out of memory");
+		return uk_cli_error(cli, -ENOMEM, "out of memory");
 	m->cli = cli;
 	m->limit = cli->lines;
 	r = uk_cli_nl_open(cli, &m->nl);
@@ -339,10 +339,10 @@ int uk_cli_monitor(const struct uk_cli *cli, int argc, char **argv)
 	evfd = uk_cli_sys->nl_events_open(m->nl, MONITOR_RCVBUF);
 	if (evfd < 0) {
 		if (evfd == -EPERM || evfd == -EACCES)
-			r = uk_cli_error(cli, UK_EXIT_PERM, "%s",
+			r = uk_cli_error(cli, UK_ERR_PERM, "%s",
 					 UK_CLI_MSG_NEED_ADMIN);
 		else
-			r = uk_cli_error(cli, UK_EXIT_FAILURE,
+			r = uk_cli_error(cli, UK_ERR_FAILURE,
 					 "cannot join the events group: %s",
 					 strerror(-evfd));
 		goto out;
@@ -354,7 +354,7 @@ int uk_cli_monitor(const struct uk_cli *cli, int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &mask, &old);
 	sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sigfd < 0) {
-		r = uk_cli_error(cli, UK_EXIT_FAILURE, "signalfd failed: %s",
+		r = uk_cli_error(cli, UK_ERR_FAILURE, "signalfd failed: %s",
 				 strerror(errno));
 	} else {
 		r = run(m, evfd, sigfd, timeout_ms, &timed_out);
@@ -363,7 +363,7 @@ int uk_cli_monitor(const struct uk_cli *cli, int argc, char **argv)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	fflush(cli->out);
 	if (r == 0 && timed_out && m->limit && m->events < m->limit)
-		r = uk_cli_error(cli, UK_EXIT_FAILURE,
+		r = uk_cli_error(cli, UK_ERR_FAILURE,
 				 "timed out: %" PRIu64 " of %" PRIu64
 				 " events in %" PRIu64 ".%03" PRIu64 " s",
 				 m->events, m->limit, timeout_ms / 1000,

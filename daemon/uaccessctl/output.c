@@ -38,18 +38,39 @@ const struct uk_cli_sys uk_cli_sys_real = {
 
 const struct uk_cli_sys *uk_cli_sys = &uk_cli_sys_real;
 
-int uk_cli_error(const struct uk_cli *cli, int code, const char *fmt, ...)
+int uk_cli_error(const struct uk_cli *cli, int err, const char *fmt, ...)
 {
-	FILE *err = cli && cli->err ? cli->err : stderr;
+	FILE *f = cli && cli->err ? cli->err : stderr;
 	va_list ap;
 
-	fputs("uaccessctl: ", err);
+	fputs("uaccessctl: ", f);
 	va_start(ap, fmt);
-	vfprintf(err, fmt, ap);
+	vfprintf(f, fmt, ap);
 	va_end(ap);
-	fputc('\n', err);
-	fflush(err);
-	return code;
+	fputc('\n', f);
+	fflush(f);
+	return err;
+}
+
+int uk_cli_exit_code(int err)
+{
+	switch (err) {
+	case 0:
+		return UK_EXIT_OK;
+	case UK_ERR_USAGE:
+		return UK_EXIT_USAGE;
+	case UK_ERR_NO_KERNEL:
+		return UK_EXIT_NO_KERNEL;
+	case UK_ERR_NO_DAEMON:
+		return UK_EXIT_NO_DAEMON;
+	case UK_ERR_PERM:
+	case -EACCES:
+		return UK_EXIT_PERM;
+	case UK_ERR_LOSS:
+		return UK_EXIT_LOSS;
+	default:
+		return UK_EXIT_FAILURE;
+	}
 }
 
 /* ---- transports ---- */
@@ -155,20 +176,20 @@ int uk_cli_ctl_explain(const struct uk_cli *cli, int err, const char *why,
 				why);
 		else
 			uk_why(msg, msglen, "%s", UK_CLI_MSG_NO_DAEMON);
-		return UK_EXIT_NO_DAEMON;
+		return UK_ERR_NO_DAEMON;
 	}
 	uk_why(msg, msglen, "%s", why && why[0] ? why : strerror(-err));
 	if (err == -EPERM || err == -EACCES)
-		return UK_EXIT_PERM;
-	return UK_EXIT_FAILURE;
+		return UK_ERR_PERM;
+	return UK_ERR_FAILURE;
 }
 
 int uk_cli_ctl_fail(const struct uk_cli *cli, int err, const char *why)
 {
 	char msg[512];
-	int code = uk_cli_ctl_explain(cli, err, why, msg, sizeof(msg));
+	int r = uk_cli_ctl_explain(cli, err, why, msg, sizeof(msg));
 
-	return uk_cli_error(cli, code, "%s", msg);
+	return uk_cli_error(cli, r, "%s", msg);
 }
 
 int uk_cli_nl_explain(int err, char *msg, size_t msglen)
@@ -176,17 +197,17 @@ int uk_cli_nl_explain(int err, char *msg, size_t msglen)
 	switch (-err) {
 	case ENOENT:
 		uk_why(msg, msglen, "%s", UK_CLI_MSG_NO_KERNEL);
-		return UK_EXIT_NO_KERNEL;
+		return UK_ERR_NO_KERNEL;
 	case EPERM:
 	case EACCES:
 		uk_why(msg, msglen,
 			"permission denied: cannot open a generic netlink socket");
-		return UK_EXIT_PERM;
+		return UK_ERR_PERM;
 	default:
 		uk_why(msg, msglen,
 			"cannot reach the kernel's uaccess_kaddr family: %s",
 			strerror(-err));
-		return UK_EXIT_FAILURE;
+		return UK_ERR_FAILURE;
 	}
 }
 
@@ -196,7 +217,7 @@ int uk_cli_nl_open(const struct uk_cli *cli, struct uk_nl **nl)
 	int r = uk_cli_sys->nl_open(nl);
 
 	if (r == 0)
-		return UK_EXIT_OK;
+		return 0;
 	*nl = NULL;
 	return uk_cli_error(cli, uk_cli_nl_explain(r, msg, sizeof(msg)), "%s",
 			    msg);
@@ -206,16 +227,16 @@ int uk_cli_nl_fail(const struct uk_cli *cli, const char *what, int err,
 		   const char *why)
 {
 	if (err == -EPERM || err == -EACCES)
-		return uk_cli_error(cli, UK_EXIT_PERM, "%s",
+		return uk_cli_error(cli, UK_ERR_PERM, "%s",
 				    UK_CLI_MSG_NEED_ADMIN);
 	if (err == -ENOENT)
-		return uk_cli_error(cli, UK_EXIT_NO_KERNEL, "%s",
+		return uk_cli_error(cli, UK_ERR_NO_KERNEL, "%s",
 				    UK_CLI_MSG_NO_KERNEL);
 	if (err == -ETIMEDOUT)
-		return uk_cli_error(cli, UK_EXIT_FAILURE,
+		return uk_cli_error(cli, UK_ERR_FAILURE,
 				    "%s: the kernel did not answer in time",
 				    what);
-	return uk_cli_error(cli, UK_EXIT_FAILURE, "%s failed: %s", what,
+	return uk_cli_error(cli, UK_ERR_FAILURE, "%s failed: %s", what,
 			    why && why[0] ? why : strerror(-err));
 }
 
@@ -541,13 +562,13 @@ int uk_cli_json_print(const struct uk_cli *cli, struct uk_json *j)
 
 	r = uk_json_finish(j, &text, &len);
 	if (r < 0)
-		return uk_cli_error(cli, UK_EXIT_FAILURE,
+		return uk_cli_error(cli, UK_ERR_FAILURE,
 				    "cannot write the JSON output: %s",
 				    strerror(-r));
 	fwrite(text, 1, len, cli->out);
 	fputc('\n', cli->out);
 	free(text);
-	return UK_EXIT_OK;
+	return 0;
 }
 
 /* ---- time ---- */

@@ -2,7 +2,7 @@
 /*
  * What uaccessctl's verbs share besides cli.h: the transports (behind one
  * table that the unit tests replace), errors turned into sentences and
- * exit codes, aligned tables, "key value" lines, JSON documents, times,
+ * UK_ERR_* errors, aligned tables, "key value" lines, JSON documents, times,
  * and the pager.
  */
 #ifndef UK_CLI_OUTPUT_H
@@ -72,29 +72,30 @@ int uk_cli_ctl(const struct uk_cli *cli, const char *request,
 bool uk_cli_ctl_absent(int err);
 
 /*
- * Prints the failure of uk_cli_ctl() on cli->err and returns its exit
- * code: UK_EXIT_NO_DAEMON for a daemon that is not running, UK_EXIT_PERM
- * for a refused connection or request, UK_EXIT_FAILURE otherwise.
+ * Prints the failure of uk_cli_ctl() on cli->err and returns what it
+ * stands for: UK_ERR_NO_DAEMON for a daemon that is not running,
+ * UK_ERR_PERM for a refused connection or request, UK_ERR_FAILURE
+ * otherwise.
  */
 int uk_cli_ctl_fail(const struct uk_cli *cli, int err, const char *why);
-/* The same without printing: the sentence in @msg, the exit code returned. */
+/* The same without printing: the sentence in @msg, the error returned. */
 int uk_cli_ctl_explain(const struct uk_cli *cli, int err, const char *why,
 		       char *msg, size_t msglen);
 
 /*
- * Opens the netlink family; on failure prints why and returns the exit
- * code (UK_EXIT_NO_KERNEL when the kernel has no uaccess_kaddr family,
- * UK_EXIT_PERM, UK_EXIT_FAILURE), else returns UK_EXIT_OK.
+ * Opens the netlink family; on failure prints why and returns
+ * UK_ERR_NO_KERNEL when the kernel has no uaccess_kaddr family,
+ * UK_ERR_PERM or UK_ERR_FAILURE, else returns 0.
  */
 int uk_cli_nl_open(const struct uk_cli *cli, struct uk_nl **nl);
-/* The sentence and exit code for an error of uk_nl_open(), unprinted. */
+/* The sentence and UK_ERR_* for an error of uk_nl_open(), unprinted. */
 int uk_cli_nl_explain(int err, char *msg, size_t msglen);
 
 /*
  * Prints the failure of a netlink request (@what: "get-status", ...) and
- * returns its exit code: UK_EXIT_PERM for -EPERM/-EACCES ("permission
- * denied: needs CAP_SYS_ADMIN"), UK_EXIT_NO_KERNEL for -ENOENT, else
- * UK_EXIT_FAILURE with the kernel's message.
+ * returns UK_ERR_PERM for -EPERM/-EACCES ("permission denied: needs
+ * CAP_SYS_ADMIN"), UK_ERR_NO_KERNEL for -ENOENT, else UK_ERR_FAILURE
+ * with the kernel's message.
  */
 int uk_cli_nl_fail(const struct uk_cli *cli, const char *what, int err,
 		   const char *why);
@@ -184,7 +185,7 @@ void uk_cli_table_print(const struct uk_cli_table *t, FILE *out,
 
 /*
  * Finishes @j and writes the document and a newline to cli->out.  Returns
- * UK_EXIT_OK, or prints why and returns UK_EXIT_FAILURE.  @j is released
+ * 0, or prints why and returns UK_ERR_FAILURE.  @j is released
  * either way.
  */
 int uk_cli_json_print(const struct uk_cli *cli, struct uk_json *j);

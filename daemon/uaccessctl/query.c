@@ -82,21 +82,21 @@ static int parse_times(struct uk_query *q)
 		r = uk_time_parse(q->cli.since, q->now, &q->since, why,
 				  sizeof(why));
 		if (r < 0)
-			return uk_cli_error(&q->cli, UK_EXIT_USAGE,
+			return uk_cli_error(&q->cli, UK_ERR_USAGE,
 					    "--since: %s", why);
 	}
 	if (q->cli.until) {
 		r = uk_time_parse(q->cli.until, q->now, &q->until, why,
 				  sizeof(why));
 		if (r < 0)
-			return uk_cli_error(&q->cli, UK_EXIT_USAGE,
+			return uk_cli_error(&q->cli, UK_ERR_USAGE,
 					    "--until: %s", why);
 	}
 	if (q->cli.since && q->cli.until && q->since > q->until)
-		return uk_cli_error(&q->cli, UK_EXIT_USAGE,
+		return uk_cli_error(&q->cli, UK_ERR_USAGE,
 				    "--since (%s) is after --until (%s)",
 				    q->cli.since, q->cli.until);
-	return UK_EXIT_OK;
+	return 0;
 }
 
 static int parse_matches(struct uk_query *q, int argc, char **argv)
@@ -105,17 +105,17 @@ static int parse_matches(struct uk_query *q, int argc, char **argv)
 	int i, r;
 
 	if (!argc)
-		return UK_EXIT_OK;
+		return 0;
 	q->matches = calloc((size_t)argc, sizeof(*q->matches));
 	if (!q->matches)
-		return uk_cli_error(&q->cli, UK_EXIT_FAILURE, "out of memory");
+		return uk_cli_error(&q->cli, -ENOMEM, "out of memory");
 	for (i = 0; i < argc; i++) {
 		r = uk_match_parse(argv[i], &q->matches[i], why, sizeof(why));
 		if (r < 0)
-			return uk_cli_error(&q->cli, UK_EXIT_USAGE, "%s", why);
+			return uk_cli_error(&q->cli, UK_ERR_USAGE, "%s", why);
 	}
 	q->n_matches = argc;
-	return UK_EXIT_OK;
+	return 0;
 }
 
 static bool is_journal_file(const char *name)
@@ -239,41 +239,41 @@ static int open_journal(struct uk_query *q)
 	if (r < 0) {
 		q->j = NULL;
 		if (q->cli.directory)
-			return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+			return uk_cli_error(&q->cli, UK_ERR_FAILURE,
 					    "cannot open the journal directory %s: %s",
 					    q->cli.directory, strerror(-r));
-		return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+		return uk_cli_error(&q->cli, UK_ERR_FAILURE,
 				    "cannot open the journal: %s", strerror(-r));
 	}
 	/* The stack and the message in full, whatever their size. */
 	r = sd_journal_set_data_threshold(q->j, 0);
 	if (r < 0)
-		return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+		return uk_cli_error(&q->cli, UK_ERR_FAILURE,
 				    "cannot read the journal: %s", strerror(-r));
 	if (q->cli.directory && check_directory(q, q->cli.directory, 0) < 0)
-		return uk_cli_error(&q->cli, UK_EXIT_FAILURE, "out of memory");
+		return uk_cli_error(&q->cli, -ENOMEM, "out of memory");
 	/* No file opened: say why rather than "No entries found." */
 	if (sd_journal_get_usage(q->j, &bytes) >= 0 && !bytes) {
 		if (q->cli.directory && q->n_bad_files &&
 		    q->n_denied_files == q->n_bad_files)
-			return uk_cli_error(&q->cli, UK_EXIT_PERM,
+			return uk_cli_error(&q->cli, UK_ERR_PERM,
 					    "permission denied: no journal file in %s is readable by this user",
 					    q->cli.directory);
 		if (q->cli.directory && q->n_bad_files)
-			return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+			return uk_cli_error(&q->cli, UK_ERR_FAILURE,
 					    "no readable journal files in %s",
 					    q->cli.directory);
 		if (q->cli.directory)
-			return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+			return uk_cli_error(&q->cli, UK_ERR_FAILURE,
 					    "no journal files in %s",
 					    q->cli.directory);
 		if (geteuid() != 0)
-			return uk_cli_error(&q->cli, UK_EXIT_PERM,
+			return uk_cli_error(&q->cli, UK_ERR_PERM,
 					    "no journal files readable: uaccessd's entries are in the system journal, readable by root and the groups systemd-journal, adm and wheel");
-		return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+		return uk_cli_error(&q->cli, UK_ERR_FAILURE,
 				    "no journal files found (is systemd-journald running?)");
 	}
-	return UK_EXIT_OK;
+	return 0;
 }
 
 struct boot {
@@ -372,7 +372,7 @@ static int resolve_boot(struct uk_query *q, char *m)
 	int r;
 
 	if (!spec)
-		return UK_EXIT_OK;
+		return 0;
 	if (strlen(spec) >= 32) {
 		memcpy(s, spec, 32);
 		s[32] = '\0';
@@ -384,21 +384,21 @@ static int resolve_boot(struct uk_query *q, char *m)
 	if (have_id && !*rest)
 		goto add;
 	if (!parse_boot_offset(rest, &off))
-		return uk_cli_error(&q->cli, UK_EXIT_USAGE,
+		return uk_cli_error(&q->cli, UK_ERR_USAGE,
 				    "--boot: \"%s\" is not a boot ID and/or an offset like -1",
 				    spec);
 	/* This machine's boot, unless the journal is another machine's. */
 	if (!have_id && off == 0 && !q->cli.directory) {
 		r = sd_id128_get_boot(&id);
 		if (r < 0)
-			return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+			return uk_cli_error(&q->cli, UK_ERR_FAILURE,
 					    "cannot read the current boot ID: %s",
 					    strerror(-r));
 		goto add;
 	}
 	r = list_boots(q->j, &boots, &n);
 	if (r < 0)
-		return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+		return uk_cli_error(&q->cli, UK_ERR_FAILURE,
 				    "cannot list the boots in the journal: %s",
 				    strerror(-r));
 	if (have_id) {
@@ -424,10 +424,10 @@ static int resolve_boot(struct uk_query *q, char *m)
 add:
 	strcpy(m, "_BOOT_ID=");
 	sd_id128_to_string(id, m + 9);
-	return UK_EXIT_OK;
+	return 0;
 none:
 	free(boots);
-	return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+	return uk_cli_error(&q->cli, UK_ERR_FAILURE,
 			    "no boot %s in the journal (%zu boot%s)", spec, n,
 			    n == 1 ? "" : "s");
 }
@@ -441,12 +441,12 @@ static int add_matches(struct uk_query *q)
 
 	/* First: finding a boot by its offset flushes the matches. */
 	r = resolve_boot(q, boot);
-	if (r != UK_EXIT_OK)
+	if (r < 0)
 		return r;
 	for (i = 0; i < q->n_matches; i++) {
 		r = sd_journal_add_match(q->j, q->matches[i].text, 0);
 		if (r < 0)
-			return uk_cli_error(&q->cli, UK_EXIT_USAGE,
+			return uk_cli_error(&q->cli, UK_ERR_USAGE,
 					    "bad match \"%s\": %s",
 					    q->matches[i].text, strerror(-r));
 		if (uk_match_is_field(&q->matches[i], "MESSAGE_ID"))
@@ -462,10 +462,10 @@ static int add_matches(struct uk_query *q)
 	if (r >= 0 && boot[0])
 		r = sd_journal_add_match(q->j, boot, 0);
 	if (r < 0)
-		return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+		return uk_cli_error(&q->cli, UK_ERR_FAILURE,
 				    "cannot add a journal match: %s",
 				    strerror(-r));
-	return UK_EXIT_OK;
+	return 0;
 }
 
 int uk_query_init(struct uk_query *q, const struct uk_cli *cli, int argc,
@@ -484,11 +484,11 @@ int uk_query_init(struct uk_query *q, const struct uk_cli *cli, int argc,
 		argv++;
 	}
 	r = parse_times(q);
-	if (r == UK_EXIT_OK)
+	if (!r)
 		r = parse_matches(q, argc, argv);
-	if (r == UK_EXIT_OK)
+	if (!r)
 		r = open_journal(q);
-	if (r == UK_EXIT_OK)
+	if (!r)
 		r = add_matches(q);
 	return r;
 }
@@ -588,8 +588,8 @@ int64_t uk_query_walk(struct uk_query *q, bool cursor, uk_query_fn fn,
 		}
 		r = fn(q, &e, data);
 		uk_entry_release(&e);
-		if (r)
-			return -r;
+		if (r < 0)
+			return r;
 		n++;
 	}
 	if (r < 0)
@@ -597,8 +597,8 @@ int64_t uk_query_walk(struct uk_query *q, bool cursor, uk_query_fn fn,
 	return (int64_t)n;
 fail:
 	free(start);
-	return -uk_cli_error(&q->cli, UK_EXIT_FAILURE,
-			     "cannot read the journal: %s", strerror(-r));
+	return uk_cli_error(&q->cli, UK_ERR_FAILURE,
+			    "cannot read the journal: %s", strerror(-r));
 }
 
 int uk_query_no_entries(const struct uk_query *q)
@@ -606,7 +606,7 @@ int uk_query_no_entries(const struct uk_query *q)
 	if (q->cli.json)
 		fputs("[]\n", q->cli.out);
 	fputs("No entries found.\n", q->cli.err);
-	return UK_EXIT_FAILURE;
+	return -ENODATA;
 }
 
 int uk_query_json_put(struct uk_query *q, const struct uk_entry *e,
@@ -620,25 +620,25 @@ int uk_query_json_put(struct uk_query *q, const struct uk_entry *e,
 	uk_entry_json(&js, e, jo->full, catalog);
 	r = uk_json_finish(&js, &text, NULL);
 	if (r < 0)
-		return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+		return uk_cli_error(&q->cli, UK_ERR_FAILURE,
 				    "cannot write JSON: %s", strerror(-r));
 	fprintf(q->cli.out, "%s%s", jo->n ? ",\n" : "[", text);
 	free(text);
 	jo->n++;
-	return UK_EXIT_OK;
+	return 0;
 }
 
 int uk_query_json_end(struct uk_query *q)
 {
 	fputs("]\n", q->cli.out);
-	return UK_EXIT_OK;
+	return 0;
 }
 
 int uk_query_files_left_out(struct uk_query *q, int r)
 {
-	if (r != UK_EXIT_OK || !q->n_bad_files)
+	if (r < 0 || !q->n_bad_files)
 		return r;
-	return uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+	return uk_cli_error(&q->cli, UK_ERR_FAILURE,
 			    "%zu journal file%s could not be read: %s entries are not shown",
 			    q->n_bad_files, q->n_bad_files == 1 ? "" : "s",
 			    q->n_bad_files == 1 ? "its" : "their");

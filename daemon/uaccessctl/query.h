@@ -37,7 +37,7 @@ struct uk_query {
  * the boot and the MESSAGE_IDs of @msgids (NULL: uaccessd's events only)
  * unless a match selects a MESSAGE_ID itself.  Each journal file of a
  * --directory that cannot be read is named on stderr and kept in
- * bad_files.  Returns an exit code (printed unless UK_EXIT_OK);
+ * bad_files.  Returns 0 or a negative errno (printed);
  * uk_query_release() either way.
  */
 int uk_query_init(struct uk_query *q, const struct uk_cli *cli, int argc,
@@ -51,15 +51,15 @@ typedef int (*uk_query_fn)(struct uk_query *q, const struct uk_entry *e,
  * Calls @fn for each entry in the window, oldest first; with cli.lines
  * for the last N of them; with @cursor, each entry's cursor is loaded.
  * An entry that cannot be read is skipped with a message.  Returns how
- * many entries @fn saw, or the negative of an exit code (printed), or
- * of @fn's non-zero return.
+ * many entries @fn saw, or a negative errno (printed), or @fn's
+ * negative return, which stops the walk.
  */
 int64_t uk_query_walk(struct uk_query *q, bool cursor, uk_query_fn fn,
 		      void *data);
 
 /* What list and show print around the entries. */
 
-/* "No entries found." (and "[]" for JSON); UK_EXIT_FAILURE. */
+/* "No entries found." (and "[]" for JSON); -ENODATA. */
 int uk_query_no_entries(const struct uk_query *q);
 
 /* JSON output: one object per line inside one array, written as they come. */
@@ -73,7 +73,7 @@ int uk_query_json_put(struct uk_query *q, const struct uk_entry *e,
 int uk_query_json_end(struct uk_query *q);
 
 /*
- * @r, or UK_EXIT_FAILURE with a message when the entries were shown but
+ * @r, or UK_ERR_FAILURE with a message when the entries were shown but
  * not those of the journal files that could not be read.
  */
 int uk_query_files_left_out(struct uk_query *q, int r);

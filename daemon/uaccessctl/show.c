@@ -286,9 +286,9 @@ static int show_entry(struct uk_query *q, const struct uk_entry *e, void *data)
 		if (jo->n)
 			fputc('\n', q->cli.out);
 		r = uk_show_entry(q->cli.out, e, q->now, catalog) < 0 ?
-		    uk_cli_error(&q->cli, UK_EXIT_FAILURE,
+		    uk_cli_error(&q->cli, UK_ERR_FAILURE,
 				 "cannot write the entry: %s", strerror(EIO)) :
-		    UK_EXIT_OK;
+		    0;
 		jo->n++;
 	}
 	free(catalog);
@@ -303,14 +303,14 @@ int uk_cli_show(const struct uk_cli *cli, int argc, char **argv)
 	int r;
 
 	r = uk_query_init(&q, cli, argc, argv, NULL);
-	if (r != UK_EXIT_OK)
+	if (r < 0)
 		goto out;
 	/* Nothing asked for: the newest event, like coredumpctl debug. */
 	if (!q.n_matches && !q.cli.lines && !q.cli.since && !q.cli.until)
 		q.cli.lines = 1;
 	n = uk_query_walk(&q, true, show_entry, &jo);
 	if (n < 0) {
-		r = (int)-n;
+		r = (int)n;
 		if (q.cli.json && jo.n)
 			uk_query_json_end(&q);
 		goto out;

@@ -87,7 +87,7 @@ static int print_table(const struct uk_cli *cli, struct uk_cli_table *t,
 	if (uk_cli_table_rows(t))
 		uk_cli_table_print(t, cli->out, !cli->no_legend);
 	print_footer(cli, uk_cli_table_rows(t), total);
-	return UK_EXIT_OK;
+	return 0;
 }
 
 /* ---- from uaccessd ---- */
@@ -159,7 +159,7 @@ static int daemon_text(const struct uk_cli *cli, uint64_t total,
 	int ret;
 
 	if (uk_cli_table_new(columns, NCOLS, &t) < 0)
-		return uk_cli_error(cli, UK_EXIT_FAILURE, "out of memory");
+		return uk_cli_error(cli, -ENOMEM, "out of memory");
 	for (i = 0; i < n; i++) {
 		s = uk_json_array_at(sites, i);
 		r = (struct row){
@@ -176,7 +176,7 @@ static int daemon_text(const struct uk_cli *cli, uint64_t total,
 			r.site = get_str(s, "site_ip");
 		if (add_row(t, &r) < 0) {
 			uk_cli_table_free(t);
-			return uk_cli_error(cli, UK_EXIT_FAILURE,
+			return uk_cli_error(cli, UK_ERR_FAILURE,
 					    "out of memory");
 		}
 	}
@@ -204,7 +204,7 @@ static int from_daemon(const struct uk_cli *cli, enum uk_sort sort,
 	if (uk_json_type(sites) != UK_JSON_ARRAY ||
 	    uk_json_get_u64(uk_json_object_get(reply, "total"), &total) < 0) {
 		uk_json_value_free(reply);
-		return uk_cli_error(cli, UK_EXIT_FAILURE,
+		return uk_cli_error(cli, UK_ERR_FAILURE,
 				    "uaccessd's sites reply has no \"sites\" array or \"total\"");
 	}
 	r = cli->json ? daemon_json(cli, total, sites) :
@@ -270,7 +270,7 @@ static int kernel_text(const struct uk_cli *cli, const struct site_list *l,
 	int ret;
 
 	if (uk_cli_table_new(columns, NCOLS, &t) < 0)
-		return uk_cli_error(cli, UK_EXIT_FAILURE, "out of memory");
+		return uk_cli_error(cli, -ENOMEM, "out of memory");
 	for (i = 0; i < shown; i++) {
 		s = &l->v[i];
 		snprintf(ip, sizeof(ip), "0x%016" PRIx64, s->site_ip);
@@ -289,7 +289,7 @@ static int kernel_text(const struct uk_cli *cli, const struct site_list *l,
 		};
 		if (add_row(t, &r) < 0) {
 			uk_cli_table_free(t);
-			return uk_cli_error(cli, UK_EXIT_FAILURE,
+			return uk_cli_error(cli, UK_ERR_FAILURE,
 					    "out of memory");
 		}
 	}
@@ -367,7 +367,7 @@ static int from_kernel(const struct uk_cli *cli, enum uk_sort sort,
 	if (r < 0) {
 		free(l.v);
 		if (r == -ENOMEM)
-			return uk_cli_error(cli, UK_EXIT_FAILURE,
+			return uk_cli_error(cli, UK_ERR_FAILURE,
 					    "out of memory");
 		return uk_cli_nl_fail(cli, "dump-sites", r, why);
 	}
@@ -386,12 +386,12 @@ static int sites_verb(const struct uk_cli *cli, const char *verb,
 		      uint64_t limit, int argc, char **argv)
 {
 	if (argc > 0)
-		return uk_cli_error(cli, UK_EXIT_USAGE,
+		return uk_cli_error(cli, UK_ERR_USAGE,
 				    "%s: unexpected argument '%s'", verb,
 				    argv[0]);
 	if (cli->directory || cli->since || cli->until || cli->boot)
 		return cli->kernel ?
-		       uk_cli_error(cli, UK_EXIT_USAGE,
+		       uk_cli_error(cli, UK_ERR_USAGE,
 				    "%s: --kernel and the journal options (--directory, --since, --until, --boot) exclude each other",
 				    verb) :
 		       uk_cli_fleet(cli, cli->sort, limit);

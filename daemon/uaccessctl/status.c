@@ -21,7 +21,7 @@ struct kernel_part {
 	bool have;
 	const char *source;	/* "netlink" or "uaccessd" */
 	struct uk_status st;
-	int code;		/* exit code of the problem, if !have */
+	int err;		/* UK_ERR_* of the problem, if !have */
 	char msg[512];
 };
 
@@ -29,7 +29,7 @@ struct daemon_part {
 	bool asked;		/* not with --kernel */
 	struct uk_json_value *reply;
 	const struct uk_json_value *obj;	/* reply's "daemon" */
-	int code;
+	int err;
 	char msg[512];
 };
 
@@ -41,13 +41,13 @@ static void kernel_from_netlink(struct kernel_part *k)
 
 	r = uk_cli_sys->nl_open(&nl);
 	if (r < 0) {
-		k->code = uk_cli_nl_explain(r, k->msg, sizeof(k->msg));
+		k->err = uk_cli_nl_explain(r, k->msg, sizeof(k->msg));
 		return;
 	}
 	r = uk_cli_sys->nl_get_status(nl, &k->st, why, sizeof(why));
 	uk_cli_sys->nl_close(nl);
 	if (r < 0) {
-		k->code = r == -ENOENT ? UK_EXIT_NO_KERNEL : UK_EXIT_FAILURE;
+		k->err = r == -ENOENT ? UK_ERR_NO_KERNEL : UK_ERR_FAILURE;
 		if (r == -ENOENT)
 			snprintf(k->msg, sizeof(k->msg), "%s",
 				 UK_CLI_MSG_NO_KERNEL);
@@ -75,7 +75,7 @@ static void kernel_from_daemon(struct kernel_part *k,
 		return;
 	k->have = true;
 	k->source = "uaccessd";
-	k->code = UK_EXIT_OK;
+	k->err = 0;
 	k->msg[0] = '\0';
 }
 
@@ -88,14 +88,14 @@ static void daemon_ask(const struct uk_cli *cli, struct daemon_part *d)
 	r = uk_cli_ctl(cli, "{\"cmd\":\"status\"}", &d->reply, why,
 		       sizeof(why));
 	if (r < 0) {
-		d->code = uk_cli_ctl_explain(cli, r, why, d->msg,
-					     sizeof(d->msg));
+		d->err = uk_cli_ctl_explain(cli, r, why, d->msg,
+					    sizeof(d->msg));
 		return;
 	}
 	d->obj = uk_json_object_get(d->reply, "daemon");
 	if (uk_json_type(d->obj) != UK_JSON_OBJECT) {
 		d->obj = NULL;
-		d->code = UK_EXIT_FAILURE;
+		d->err = -EPROTO;
 		snprintf(d->msg, sizeof(d->msg),
 			 "uaccessd's status reply has no \"daemon\" object");
 	}
@@ -204,13 +204,13 @@ static int print_json(const struct uk_cli *cli, const struct kernel_part *k,
 
 int uk_cli_status(const struct uk_cli *cli, int argc, char **argv)
 {
-	struct kernel_part k = { .code = UK_EXIT_OK };
-	struct daemon_part d = { .code = UK_EXIT_OK };
+	struct kernel_part k = { .err = 0 };
+	struct daemon_part d = { .err = 0 };
 	char loss[512];
-	int code = UK_EXIT_OK, r;
+	int err = 0, r;
 
 	if (argc > 0)
-		return uk_cli_error(cli, UK_EXIT_USAGE,
+		return uk_cli_error(cli, UK_ERR_USAGE,
 				    "status: unexpected argument '%s'", argv[0]);
 
 	kernel_from_netlink(&k);
@@ -224,24 +224,24 @@ int uk_cli_status(const struct uk_cli *cli, int argc, char **argv)
 	if (cli->json) {
 		r = print_json(cli, &k, &d, loss[0] != '\0');
 		if (r)
-			code = r;
+			err = r;
 	} else {
 		print_text(cli, &k, &d);
 	}
 	fflush(cli->out);
 
 	if (!k.have) {
-		uk_cli_error(cli, k.code, "%s", k.msg);
-		code = code ? code : k.code;
+		uk_cli_error(cli, k.err, "%s", k.msg);
+		err = err ?: k.err;
 	}
 	if (d.asked && !d.obj) {
-		uk_cli_error(cli, d.code, "%s", d.msg);
-		code = code ? code : d.code;
+		uk_cli_error(cli, d.err, "%s", d.msg);
+		err = err ?: d.err;
 	}
 	if (loss[0]) {
-		uk_cli_error(cli, UK_EXIT_LOSS, "events were lost: %s", loss);
-		code = code ? code : UK_EXIT_LOSS;
+		uk_cli_error(cli, UK_ERR_LOSS, "events were lost: %s", loss);
+		err = err ?: UK_ERR_LOSS;
 	}
 	uk_json_value_free(d.reply);
-	return code;
+	return err;
 }

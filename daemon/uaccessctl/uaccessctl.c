@@ -141,8 +141,8 @@ static void note(struct parsed *p, unsigned int opt, const char *name)
 		p->given_name[bit] = name;
 }
 
-/* 0 to go on, or an exit code (-1 for a successful --help/--version). */
-static int parse(int argc, char **argv, struct parsed *p)
+/* 0 or a negative errno; *done after --help and --version. */
+static int parse(int argc, char **argv, struct parsed *p, bool *done)
 {
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -171,10 +171,12 @@ static int parse(int argc, char **argv, struct parsed *p)
 		switch (c) {
 		case 'h':
 			usage(cli->out);
-			return -1;
+			*done = true;
+			return 0;
 		case ARG_VERSION:
 			fprintf(cli->out, "uaccessctl %s\n", UK_VERSION);
-			return -1;
+			*done = true;
+			return 0;
 		case ARG_JSON:
 			cli->json = true;
 			break;
@@ -190,14 +192,14 @@ static int parse(int argc, char **argv, struct parsed *p)
 			break;
 		case ARG_SOCKET:
 			if (!optarg[0])
-				return uk_cli_error(cli, UK_EXIT_USAGE,
+				return uk_cli_error(cli, UK_ERR_USAGE,
 						    "--socket needs a path");
 			cli->socket = optarg;
 			break;
 		case 'n':
 			if (uk_cli_parse_u64(optarg, UINT64_MAX,
 					     &cli->lines) < 0 || !cli->lines)
-				return uk_cli_error(cli, UK_EXIT_USAGE,
+				return uk_cli_error(cli, UK_ERR_USAGE,
 						    "-n takes a positive whole number, not '%s'",
 						    optarg);
 			note(p, OPT_LINES, "-n");
@@ -224,7 +226,7 @@ static int parse(int argc, char **argv, struct parsed *p)
 			break;
 		case 'b':
 			if (optarg && !is_boot_descriptor(optarg))
-				return uk_cli_error(cli, UK_EXIT_USAGE,
+				return uk_cli_error(cli, UK_ERR_USAGE,
 						    "--boot takes a boot ID and/or an offset, not '%s'",
 						    optarg);
 			cli->boot = optarg ? optarg : "";
@@ -235,15 +237,15 @@ static int parse(int argc, char **argv, struct parsed *p)
 			note(p, OPT_JOURNAL, "--boot");
 			break;
 		case ':':
-			return uk_cli_error(cli, UK_EXIT_USAGE,
+			return uk_cli_error(cli, UK_ERR_USAGE,
 					    "option %s needs a value",
 					    argv[optind - 1]);
 		default:
 			if (optopt && optopt < 0x100)
-				return uk_cli_error(cli, UK_EXIT_USAGE,
+				return uk_cli_error(cli, UK_ERR_USAGE,
 						    "unknown option -%c (see uaccessctl --help)",
 						    optopt);
-			return uk_cli_error(cli, UK_EXIT_USAGE,
+			return uk_cli_error(cli, UK_ERR_USAGE,
 					    "unknown option %s (see uaccessctl --help)",
 					    argv[optind - 1]);
 		}
@@ -269,7 +271,7 @@ static int check_options(const struct parsed *p, const struct verb *v)
 	if (!extra)
 		return 0;
 	bit = (unsigned int)__builtin_ctz(extra);
-	return uk_cli_error(&p->cli, UK_EXIT_USAGE,
+	return uk_cli_error(&p->cli, UK_ERR_USAGE,
 			    "%s does not apply to '%s' (see uaccessctl --help)",
 			    p->given_name[bit], v->name);
 }
@@ -280,14 +282,14 @@ static int option_values(struct parsed *p, const struct verb *v)
 	uint64_t usec;
 
 	if (p->sort && uk_sort_parse(p->sort, &p->cli.sort) < 0)
-		return uk_cli_error(&p->cli, UK_EXIT_USAGE,
+		return uk_cli_error(&p->cli, UK_ERR_USAGE,
 				    "%s: --sort takes " UK_SORT_NAMES ", not '%s'",
 				    v->name, p->sort);
 	if (p->timeout) {
 		if (uk_time_parse_span(p->timeout, UK_SPAN_FRACTION, &usec,
 				       NULL, NULL, 0) < 0 ||
 		    usec < UK_USEC_PER_MSEC || usec > UK_USEC_PER_DAY)
-			return uk_cli_error(&p->cli, UK_EXIT_USAGE,
+			return uk_cli_error(&p->cli, UK_ERR_USAGE,
 					    "%s: --timeout takes seconds (up to 86400, e.g. 5 or 0.5), not '%s'",
 					    v->name, p->timeout);
 		p->cli.timeout_ms = usec / UK_USEC_PER_MSEC;
@@ -311,8 +313,8 @@ static int dispatch(struct parsed *p, const struct verb *v, int nargs,
 			uk_cli_pager_open(&pg, pager);	/* none if it fails */
 	}
 	r = v->fn(&p->cli, nargs, args);
-	if (fflush(stdout) != 0 && r == UK_EXIT_OK)
-		r = uk_cli_error(&p->cli, UK_EXIT_FAILURE,
+	if (fflush(stdout) != 0 && !r)
+		r = uk_cli_error(&p->cli, UK_ERR_FAILURE,
 				 "cannot write the output: %s",
 				 strerror(errno));
 	uk_cli_pager_close(&pg);
@@ -326,22 +328,23 @@ int main(int argc, char **argv)
 	};
 	const struct verb *v;
 	const char *name = "status";
+	bool done = false;
 	int r;
 
-	r = parse(argc, argv, &p);
-	if (r)
-		return r < 0 ? UK_EXIT_OK : r;
+	r = parse(argc, argv, &p, &done);
+	if (r || done)
+		return uk_cli_exit_code(r);
 	if (optind < argc)
 		name = argv[optind++];
 	v = find_verb(name);
 	if (!v)
-		return uk_cli_error(&p.cli, UK_EXIT_USAGE,
-				    "unknown command '%s' (see uaccessctl --help)",
-				    name);
+		return uk_cli_exit_code(uk_cli_error(&p.cli, UK_ERR_USAGE,
+				"unknown command '%s' (see uaccessctl --help)",
+				name));
 	r = check_options(&p, v);
 	if (!r)
 		r = option_values(&p, v);
-	if (r)
-		return r;
-	return dispatch(&p, v, argc - optind, argv + optind);
+	if (!r)
+		r = dispatch(&p, v, argc - optind, argv + optind);
+	return uk_cli_exit_code(r);
 }

@@ -346,7 +346,7 @@ static inline void run_verb(uk_cli_verb_fn fn, struct uk_cli cli,
 			    struct run *r, int argc, const char *const *argv)
 {
 	char *args[argc + 1];
-	int i;
+	int i, ret;
 
 	for (i = 0; i < argc; i++)
 		args[i] = (char *)argv[i];
@@ -356,7 +356,10 @@ static inline void run_verb(uk_cli_verb_fn fn, struct uk_cli cli,
 	cli.err = open_memstream(&r->err, &r->errlen);
 	assert_non_null(cli.out);
 	assert_non_null(cli.err);
-	r->code = fn(&cli, argc, args);
+	ret = fn(&cli, argc, args);
+	/* Verbs return 0 or -errno; main() alone makes exit codes. */
+	assert_true(ret <= 0);
+	r->code = uk_cli_exit_code(ret);
 	fclose(cli.out);
 	fclose(cli.err);
 }

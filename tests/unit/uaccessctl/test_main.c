@@ -347,6 +347,7 @@ static void exit_codes_reach_the_caller(void **state)
 static int parse_args(struct parsed *p, int n, const char *const *args)
 {
 	char *argv[n + 2];
+	bool done = false;
 	int i;
 
 	argv[0] = "uaccessctl";
@@ -356,7 +357,7 @@ static int parse_args(struct parsed *p, int n, const char *const *args)
 	memset(p, 0, sizeof(*p));
 	p->cli.out = stdout;
 	p->cli.err = stderr;
-	return parse(n + 1, argv, p);
+	return parse(n + 1, argv, p, &done);
 }
 
 #define PARSE(p, ...)							\

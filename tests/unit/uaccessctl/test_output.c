@@ -69,15 +69,40 @@ static void cap_close(struct capture *c)
 
 /* ---- errors ---- */
 
-static void error_prefixes_the_program_and_returns_the_code(void **state)
+static void error_prefixes_the_program_and_returns_the_error(void **state)
 {
 	struct capture c;
 	struct uk_cli cli = { 0 };
 
 	cli.err = cap_open(&c);
-	assert_int_equal(uk_cli_error(&cli, 42, "x %d y", 7), 42);
+	assert_int_equal(uk_cli_error(&cli, -EIO, "x %d y", 7), -EIO);
 	uk_assert_text("err", cap_text(&c), "uaccessctl: x 7 y\n");
 	cap_close(&c);
+}
+
+/* The table of docs/uaccessctl.md, made in one place: main(). */
+static void errors_become_exit_codes_at_main(void **state)
+{
+	static const struct {
+		int err, code;
+	} cases[] = {
+		{ 0, UK_EXIT_OK },
+		{ UK_ERR_FAILURE, UK_EXIT_FAILURE },
+		{ -ENOMEM, UK_EXIT_FAILURE },
+		{ -ENODATA, UK_EXIT_FAILURE },
+		{ -EPROTO, UK_EXIT_FAILURE },
+		{ -EINVAL, UK_EXIT_USAGE },
+		{ -ENOPKG, UK_EXIT_NO_KERNEL },
+		{ -ECONNREFUSED, UK_EXIT_NO_DAEMON },
+		{ -ENOENT, UK_EXIT_FAILURE },	/* not "no daemon": a file */
+		{ -EPERM, UK_EXIT_PERM },
+		{ -EACCES, UK_EXIT_PERM },
+		{ -ENOBUFS, UK_EXIT_LOSS },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		assert_int_equal(uk_cli_exit_code(cases[i].err), cases[i].code);
 }
 
 static void ctl_transport_errors_read_as_sentences(void **state)
@@ -163,7 +188,7 @@ static void ctl_replies_checked(void **state)
 	uk_json_value_free(v);
 }
 
-static void ctl_failures_map_to_exit_codes(void **state)
+static void ctl_failures_map_to_errors(void **state)
 {
 	struct uk_cli cli = { 0 }, sock = { .socket = "/x" };
 	struct capture c;
@@ -171,28 +196,28 @@ static void ctl_failures_map_to_exit_codes(void **state)
 
 	assert_int_equal(uk_cli_ctl_explain(&cli, -ENOENT, "no control socket /run/uaccessd/control",
 					    msg, sizeof(msg)),
-			 UK_EXIT_NO_DAEMON);
+			 UK_ERR_NO_DAEMON);
 	assert_string_equal(msg, "uaccessd is not running (systemctl start uaccessd)");
 	assert_int_equal(uk_cli_ctl_explain(&sock, -ECONNREFUSED,
 					    "nothing listens on /x", msg,
-					    sizeof(msg)), UK_EXIT_NO_DAEMON);
+					    sizeof(msg)), UK_ERR_NO_DAEMON);
 	assert_string_equal(msg, "uaccessd is not running (systemctl start uaccessd): nothing listens on /x");
 	assert_int_equal(uk_cli_ctl_explain(&cli, -EACCES, "denied", msg,
-					    sizeof(msg)), UK_EXIT_PERM);
+					    sizeof(msg)), UK_ERR_PERM);
 	assert_string_equal(msg, "denied");
 	assert_int_equal(uk_cli_ctl_explain(&cli, -EPERM, "", msg,
-					    sizeof(msg)), UK_EXIT_PERM);
+					    sizeof(msg)), UK_ERR_PERM);
 	assert_string_equal(msg, "Operation not permitted");
 	assert_int_equal(uk_cli_ctl_explain(&cli, -EPROTO, "bad", msg,
-					    sizeof(msg)), UK_EXIT_FAILURE);
+					    sizeof(msg)), UK_ERR_FAILURE);
 	cli.err = cap_open(&c);
 	assert_int_equal(uk_cli_ctl_fail(&cli, -EBUSY, "too many clients"),
-			 UK_EXIT_FAILURE);
+			 UK_ERR_FAILURE);
 	uk_assert_text("err", cap_text(&c), "uaccessctl: too many clients\n");
 	cap_close(&c);
 }
 
-static void netlink_failures_map_to_exit_codes(void **state)
+static void netlink_failures_map_to_errors(void **state)
 {
 	struct uk_cli cli = { 0 };
 	struct uk_nl *nl = (struct uk_nl *)1;
@@ -200,34 +225,34 @@ static void netlink_failures_map_to_exit_codes(void **state)
 	char msg[256];
 
 	assert_int_equal(uk_cli_nl_explain(-ENOENT, msg, sizeof(msg)),
-			 UK_EXIT_NO_KERNEL);
+			 UK_ERR_NO_KERNEL);
 	assert_string_equal(msg, "kernel lacks uaccess_kaddr support (CONFIG_DEBUG_UACCESS_KADDR)");
 	assert_int_equal(uk_cli_nl_explain(-EACCES, msg, sizeof(msg)),
-			 UK_EXIT_PERM);
+			 UK_ERR_PERM);
 	assert_int_equal(uk_cli_nl_explain(-EPROTONOSUPPORT, msg, sizeof(msg)),
-			 UK_EXIT_FAILURE);
+			 UK_ERR_FAILURE);
 	assert_string_equal(msg, "cannot reach the kernel's uaccess_kaddr family: Protocol not supported");
 
 	cli.err = cap_open(&c);
 	fake_reset_all();
 	fake.open_err = -ENOENT;
-	assert_int_equal(uk_cli_nl_open(&cli, &nl), UK_EXIT_NO_KERNEL);
+	assert_int_equal(uk_cli_nl_open(&cli, &nl), UK_ERR_NO_KERNEL);
 	assert_null(nl);
 	fake.open_err = 0;
-	assert_int_equal(uk_cli_nl_open(&cli, &nl), UK_EXIT_OK);
+	assert_int_equal(uk_cli_nl_open(&cli, &nl), 0);
 	assert_ptr_equal(nl, &fake);
 	assert_int_equal(uk_cli_nl_fail(&cli, "reset", -EPERM, "x"),
-			 UK_EXIT_PERM);
+			 UK_ERR_PERM);
 	assert_int_equal(uk_cli_nl_fail(&cli, "reset", -EACCES, NULL),
-			 UK_EXIT_PERM);
+			 UK_ERR_PERM);
 	assert_int_equal(uk_cli_nl_fail(&cli, "reset", -ENOENT, NULL),
-			 UK_EXIT_NO_KERNEL);
+			 UK_ERR_NO_KERNEL);
 	assert_int_equal(uk_cli_nl_fail(&cli, "reset", -ETIMEDOUT, NULL),
-			 UK_EXIT_FAILURE);
+			 UK_ERR_FAILURE);
 	assert_int_equal(uk_cli_nl_fail(&cli, "reset", -EIO, ""),
-			 UK_EXIT_FAILURE);
+			 UK_ERR_FAILURE);
 	assert_int_equal(uk_cli_nl_fail(&cli, "reset", -EIO, "said so"),
-			 UK_EXIT_FAILURE);
+			 UK_ERR_FAILURE);
 	uk_assert_text("err", cap_text(&c),
 		    "uaccessctl: kernel lacks uaccess_kaddr support (CONFIG_DEBUG_UACCESS_KADDR)\n"
 		    "uaccessctl: permission denied: needs CAP_SYS_ADMIN\n"
@@ -505,10 +530,10 @@ static void json_print_writes_one_document(void **state)
 	uk_json_object_begin(&j);
 	uk_json_kv_u64(&j, "a", 1);
 	uk_json_object_end(&j);
-	assert_int_equal(uk_cli_json_print(&cli, &j), UK_EXIT_OK);
+	assert_int_equal(uk_cli_json_print(&cli, &j), 0);
 	uk_json_init(&j, 0);
 	uk_json_object_begin(&j);	/* never closed */
-	assert_int_equal(uk_cli_json_print(&cli, &j), UK_EXIT_FAILURE);
+	assert_int_equal(uk_cli_json_print(&cli, &j), UK_ERR_FAILURE);
 	uk_assert_text("out", cap_text(&out), "{\"a\":1}\n");
 	uk_assert_text("err", cap_text(&err),
 		    "uaccessctl: cannot write the JSON output: Invalid argument\n");
@@ -721,11 +746,12 @@ static void pager_gets_the_output_and_stdout_comes_back(void **state)
 int main(void)
 {
 	const struct CMUnitTest cli_output[] = {
-		cmocka_unit_test(error_prefixes_the_program_and_returns_the_code),
+		cmocka_unit_test(error_prefixes_the_program_and_returns_the_error),
+		cmocka_unit_test(errors_become_exit_codes_at_main),
 		cmocka_unit_test(ctl_transport_errors_read_as_sentences),
 		cmocka_unit_test(ctl_replies_checked),
-		cmocka_unit_test(ctl_failures_map_to_exit_codes),
-		cmocka_unit_test(netlink_failures_map_to_exit_codes),
+		cmocka_unit_test(ctl_failures_map_to_errors),
+		cmocka_unit_test(netlink_failures_map_to_errors),
 		cmocka_unit_test(numbers_are_strict),
 		cmocka_unit_test(sanitize_replaces_controls_and_bad_utf8),
 		cmocka_unit_test(width_counts_characters),
