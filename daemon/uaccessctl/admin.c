@@ -230,15 +230,15 @@ static int reset_daemon(const struct uk_cli *cli, bool *direct)
 		return uk_cli_error(cli, UK_ERR_PERM, "%s", why);
 	if (r < 0)
 		return uk_cli_ctl_fail(cli, r, why);
-	if (!uk_fields_from_json(uk_status_fields,
-				     uk_json_object_get(reply, "kernel_before"),
-				     &old, sizeof(old))) {
-		uk_json_value_free(reply);
-		return uk_cli_error(cli, UK_ERR_FAILURE,
-				    "uaccessd reset the counters, but its reply has no \"kernel_before\"");
-	}
+	if (uk_fields_from_json(uk_status_fields,
+				uk_json_object_get(reply, "kernel_before"),
+				&old, sizeof(old)))
+		r = print_before(cli, "uaccessd", &old);
+	else
+		r = uk_cli_error(cli, -EPROTO,
+				 "uaccessd reset the counters, but its reply has no \"kernel_before\"");
 	uk_json_value_free(reply);
-	return print_before(cli, "uaccessd", &old);
+	return r;
 }
 
 int uk_cli_reset(const struct uk_cli *cli, int argc, char **argv)

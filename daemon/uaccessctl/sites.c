@@ -175,12 +175,12 @@ static int daemon_text(const struct uk_cli *cli, uint64_t total,
 		if (!r.site || !r.site[0])
 			r.site = get_str(s, "site_ip");
 		if (add_row(t, &r) < 0) {
-			uk_cli_table_free(t);
-			return uk_cli_error(cli, UK_ERR_FAILURE,
-					    "out of memory");
+			ret = uk_cli_error(cli, -ENOMEM, "out of memory");
+			goto out;
 		}
 	}
 	ret = print_table(cli, t, total);
+out:
 	uk_cli_table_free(t);
 	return ret;
 }
@@ -202,13 +202,13 @@ static int from_daemon(const struct uk_cli *cli, enum uk_sort sort,
 		return uk_cli_ctl_fail(cli, r, why);
 	sites = uk_json_object_get(reply, "sites");
 	if (uk_json_type(sites) != UK_JSON_ARRAY ||
-	    uk_json_get_u64(uk_json_object_get(reply, "total"), &total) < 0) {
-		uk_json_value_free(reply);
-		return uk_cli_error(cli, UK_ERR_FAILURE,
-				    "uaccessd's sites reply has no \"sites\" array or \"total\"");
-	}
-	r = cli->json ? daemon_json(cli, total, sites) :
-			daemon_text(cli, total, sites);
+	    uk_json_get_u64(uk_json_object_get(reply, "total"), &total) < 0)
+		r = uk_cli_error(cli, -EPROTO,
+				 "uaccessd's sites reply has no \"sites\" array or \"total\"");
+	else if (cli->json)
+		r = daemon_json(cli, total, sites);
+	else
+		r = daemon_text(cli, total, sites);
 	uk_json_value_free(reply);
 	return r;
 }
@@ -288,12 +288,12 @@ static int kernel_text(const struct uk_cli *cli, const struct site_list *l,
 			.site = s->site_symbol[0] ? s->site_symbol : ip,
 		};
 		if (add_row(t, &r) < 0) {
-			uk_cli_table_free(t);
-			return uk_cli_error(cli, UK_ERR_FAILURE,
-					    "out of memory");
+			ret = uk_cli_error(cli, -ENOMEM, "out of memory");
+			goto out;
 		}
 	}
 	ret = print_table(cli, t, l->n);
+out:
 	uk_cli_table_free(t);
 	return ret;
 }

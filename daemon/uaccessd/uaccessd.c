@@ -147,19 +147,19 @@ static int replay_stream(struct uk_daemon *d, const char *path)
 	if (fd < 0 || fcntl(fd, F_SETFL, O_NONBLOCK) < 0) {
 		r = -errno;
 		log_msg(LOG_ERR, "%s: %s", path, strerror(-r));
-		if (fd >= 0)
-			close(fd);
-		return r;
+		goto fail;
 	}
 	stream_path = path;
 	r = uk_replay_stream_new(d->event, fd, &d->pipe, on_stream_done, d,
 				 &d->stream);
-	if (r < 0) {
-		close(fd);
-		return r;
-	}
+	if (r < 0)
+		goto fail;
 	d->state = UK_STATE_REPLAY;
 	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	return r;
 }
 
 static int replay(struct uk_daemon *d, const char *path)
