@@ -261,32 +261,18 @@ int uk_cli_list(const struct uk_cli *cli, int argc, char **argv)
 	struct uk_list_table t;
 	struct uk_query_json jo = { .full = false };
 	struct uk_query q;
-	int64_t n;
 	int r;
 
 	uk_list_table_init(&t);
 	r = uk_query_init(&q, cli, argc, argv, NULL);
-	if (r < 0)
-		goto out;
-	n = uk_query_walk(&q, false, list_row,
-			  q.cli.json ? (void *)&jo : (void *)&t);
-	if (n < 0) {
-		r = (int)n;
-		if (q.cli.json && jo.n)
-			uk_query_json_end(&q);
-		goto out;
-	}
-	if (!n) {
-		r = uk_query_no_entries(&q);
-		goto out;
-	}
-	if (q.cli.json)
-		r = uk_query_json_end(&q);
-	else if (uk_list_table_print(&t, q.cli.out, !q.cli.no_legend) < 0)
+	if (!r)
+		r = uk_query_entries(&q, false, list_row,
+				     q.cli.json ? (void *)&jo : (void *)&t, &jo);
+	if (!r && !q.cli.json &&
+	    uk_list_table_print(&t, q.cli.out, !q.cli.no_legend) < 0)
 		r = uk_cli_error(&q.cli, UK_ERR_FAILURE,
 				 "cannot write the table: %s", strerror(EIO));
 	r = uk_query_files_left_out(&q, r);
-out:
 	uk_list_table_release(&t);
 	uk_query_release(&q);
 	return r;

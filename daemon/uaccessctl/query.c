@@ -601,6 +601,19 @@ fail:
 			    "cannot read the journal: %s", strerror(-r));
 }
 
+int uk_query_entries(struct uk_query *q, bool cursor, uk_query_fn fn,
+		     void *data, struct uk_query_json *jo)
+{
+	int64_t n = uk_query_walk(q, cursor, fn, data);
+
+	if (!n)
+		return uk_query_no_entries(q);
+	/* Closed after an error too: what was written stays a document. */
+	if (q->cli.json && (n > 0 || jo->n))
+		uk_query_json_end(q);
+	return n < 0 ? (int)n : 0;
+}
+
 int uk_query_no_entries(const struct uk_query *q)
 {
 	if (q->cli.json)

@@ -73,6 +73,15 @@ int uk_query_json_put(struct uk_query *q, const struct uk_entry *e,
 int uk_query_json_end(struct uk_query *q);
 
 /*
+ * The walk of list and show: @fn (given @data) for each entry; with
+ * --json the array written by uk_query_json_put() through @jo is closed,
+ * after an error too.  0 when there were entries, -ENODATA after "No
+ * entries found.", or the walk's negative errno.
+ */
+int uk_query_entries(struct uk_query *q, bool cursor, uk_query_fn fn,
+		     void *data, struct uk_query_json *jo);
+
+/*
  * @r, or UK_ERR_FAILURE with a message when the entries were shown but
  * not those of the journal files that could not be read.
  */

@@ -299,7 +299,6 @@ int uk_cli_show(const struct uk_cli *cli, int argc, char **argv)
 {
 	struct uk_query_json jo = { .full = true };
 	struct uk_query q;
-	int64_t n;
 	int r;
 
 	r = uk_query_init(&q, cli, argc, argv, NULL);
@@ -308,19 +307,7 @@ int uk_cli_show(const struct uk_cli *cli, int argc, char **argv)
 	/* Nothing asked for: the newest event, like coredumpctl debug. */
 	if (!q.n_matches && !q.cli.lines && !q.cli.since && !q.cli.until)
 		q.cli.lines = 1;
-	n = uk_query_walk(&q, true, show_entry, &jo);
-	if (n < 0) {
-		r = (int)n;
-		if (q.cli.json && jo.n)
-			uk_query_json_end(&q);
-		goto out;
-	}
-	if (!n) {
-		r = uk_query_no_entries(&q);
-		goto out;
-	}
-	if (q.cli.json)
-		r = uk_query_json_end(&q);
+	r = uk_query_entries(&q, true, show_entry, &jo, &jo);
 	r = uk_query_files_left_out(&q, r);
 out:
 	uk_query_release(&q);
