@@ -142,6 +142,42 @@ static void show_stack(FILE *f, const struct uk_entry *e)
 	}
 }
 
+/* Fields shown as they are, one "Label: value" line each. */
+struct plain_line {
+	const char *field;
+	const char *label;
+};
+
+static const struct plain_line head[] = {
+	{ "_HOSTNAME", "Hostname" },
+	{ "_MACHINE_ID", "Machine ID" },
+	{ "_BOOT_ID", "Boot ID" },
+	{ "MESSAGE", "Message" },
+	{ UK_JF(SEQ), "Seq" },
+	{ UK_JF(KIND), "Kind" },
+	{ UK_JF(HELPER), "Helper" },
+	{ UK_JF(DIRECTION), "Direction" },
+};
+
+static const struct plain_line task[] = {
+	{ UK_JF(TGID), "TGID" },
+	{ UK_JF(UID), "UID" },
+	{ UK_JF(SYSCALL_NR), "Syscall" },
+	{ UK_JF(CPU), "CPU" },
+	{ UK_JF(CONTEXT), "Context" },
+};
+
+static void put_plain(FILE *f, const struct uk_entry *e,
+		      const struct plain_line *lines, size_t n, char *buf,
+		      size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (show_val(e, lines[i].field, buf, len))
+			put_line(f, lines[i].label, "%s", buf);
+}
+
 int uk_show_entry(FILE *f, const struct uk_entry *e, uint64_t now_usec,
 		  const char *catalog)
 {
@@ -155,22 +191,7 @@ int uk_show_entry(FILE *f, const struct uk_entry *e, uint64_t now_usec,
 		 uk_time_format(e->realtime_usec, t, sizeof(t)),
 		 uk_time_format_relative(e->realtime_usec, now_usec, rel,
 					 sizeof(rel)));
-	if (show_val(e, "_HOSTNAME", a, sizeof(a)))
-		put_line(f, "Hostname", "%s", a);
-	if (show_val(e, "_MACHINE_ID", a, sizeof(a)))
-		put_line(f, "Machine ID", "%s", a);
-	if (show_val(e, "_BOOT_ID", a, sizeof(a)))
-		put_line(f, "Boot ID", "%s", a);
-	if (show_val(e, "MESSAGE", val, sizeof(val)))
-		put_line(f, "Message", "%s", val);
-	if (show_val(e, UK_JF(SEQ), a, sizeof(a)))
-		put_line(f, "Seq", "%s", a);
-	if (show_val(e, UK_JF(KIND), a, sizeof(a)))
-		put_line(f, "Kind", "%s", a);
-	if (show_val(e, UK_JF(HELPER), a, sizeof(a)))
-		put_line(f, "Helper", "%s", a);
-	if (show_val(e, UK_JF(DIRECTION), a, sizeof(a)))
-		put_line(f, "Direction", "%s", a);
+	put_plain(f, e, head, ARRAY_SIZE(head), val, sizeof(val));
 
 	if (show_val(e, UK_JF(ADDRESS), a, sizeof(a))) {
 		const char *cls = show_val(e, UK_JF(ADDR_CLASS), b,
@@ -213,16 +234,7 @@ int uk_show_entry(FILE *f, const struct uk_entry *e, uint64_t now_usec,
 			 comm ? comm : "", comm ? ")" : "");
 	else if (comm)
 		put_line(f, "Command", "%s", comm);
-	if (show_val(e, UK_JF(TGID), a, sizeof(a)))
-		put_line(f, "TGID", "%s", a);
-	if (show_val(e, UK_JF(UID), a, sizeof(a)))
-		put_line(f, "UID", "%s", a);
-	if (show_val(e, UK_JF(SYSCALL_NR), a, sizeof(a)))
-		put_line(f, "Syscall", "%s", a);
-	if (show_val(e, UK_JF(CPU), a, sizeof(a)))
-		put_line(f, "CPU", "%s", a);
-	if (show_val(e, UK_JF(CONTEXT), a, sizeof(a)))
-		put_line(f, "Context", "%s", a);
+	put_plain(f, e, task, ARRAY_SIZE(task), val, sizeof(val));
 	if (show_val(e, UK_JF(COUNT), a, sizeof(a))) {
 		const char *sup = show_val(e, UK_JF(SUPPRESSED), b,
 					   sizeof(b));
