@@ -107,6 +107,31 @@ def check_support(tree):
     return bad
 
 
+# The other C programs of tests/ (guest programs, fuzzers, benchmarks) and
+# the folders a quoted include of theirs may name a file of.
+OTHER_TEST_DIRS = ['tests/fuzz', 'tests/bench', 'tests/bench/guest',
+                   'tests/vm/guest']
+
+
+def check_other_tests(tree):
+    """Their includes name files that exist: common/X, PART/X, support."""
+    support = os.path.join(tree, 'tests', 'support')
+    bad = []
+    for d in OTHER_TEST_DIRS:
+        folder = os.path.join(tree, d)
+        for path in sources(folder):
+            _, incs = includes(path)
+            for kind, name in incs:
+                if kind != '"' or own_header(folder, name) or \
+                        own_header(support, name):
+                    continue
+                if name.split('/')[0] in PARTS and \
+                        os.path.exists(os.path.join(tree, 'daemon', name)):
+                    continue
+                bad.append(f'{os.path.relpath(path, tree)}: #include "{name}"')
+    return bad
+
+
 # Where the functions of a name prefix are defined (longest prefix first):
 # a name tells the file it lives in.
 NAME_HOMES = [
@@ -192,6 +217,9 @@ def rules(tree):
                     check_tests(tree, part)))
     out.append(('tests/support/ includes only common/ and its own headers',
                 check_support(tree)))
+    out.append(('the guest programs, fuzzers and benchmarks include daemon '
+                'headers by their folder',
+                check_other_tests(tree)))
     out.append(('no source file under daemon/ or tests/ is ignored by git',
                 check_ignored_sources(tree)))
     out.append(('each uk_PREFIX_ function is defined in its prefix\'s file',
@@ -232,6 +260,9 @@ def self_test():
         ('support reaching into a program',
          {'tests/support/a.c': '#include "uaccessctl/cli.h"\n'},
          'tests/support/'),
+        ('a guest program naming a header by its old place',
+         {'tests/vm/guest/p.c': '#include "control_server.h"\n'},
+         'the guest programs'),
         ('a time function outside the time file',
          {'daemon/common/json.c': 'int uk_time_parse_x(void)\n{\n}\n'},
          'each uk_PREFIX_'),

@@ -3,7 +3,7 @@
  * uaccessctl's command line (daemon/uaccessctl/uaccessctl.c): global options
  * anywhere, the verb table, options that do not apply to a verb, verb
  * options handed on, --help, --version, and the exit codes reaching the
- * caller.  uaccessctl.c is a program, not part of libuaccess.a: it is
+ * caller.  uaccessctl.c is a program, not part of libuaccessctl.a: it is
  * compiled into this test with its main() renamed, and run with stdout
  * and stderr sent to files, over the fake transports.
  */

@@ -18,7 +18,8 @@
  *       with the kernel's count; with "exact", also every event the kernel
  *       reported reached uaccessd or is counted lost by it
  *
- * Built with the daemon's library (control client, JSON reader, netlink).
+ * Built with the daemon's common/ library (control client, JSON reader,
+ * netlink).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,9 +29,10 @@
 #include <grp.h>
 #include <unistd.h>
 
-#include "control_server.h"
-#include "json.h"
-#include "nl.h"
+#include "common/control_client.h"
+#include "common/event.h"
+#include "common/json.h"
+#include "common/nl.h"
 
 struct ksite {
 	struct uk_site s;
@@ -65,19 +67,15 @@ static struct uk_json_value *call_quiet(const char *sock, const char *req,
 					bool quiet)
 {
 	struct uk_json_value *v = NULL;
-	char *reply = NULL, err[128];
-	size_t len;
+	char why[256] = "";
 	int r;
 
-	r = uk_ctl_call(sock, req, 30000, &reply, &len);
+	r = uk_ctl_call(sock, req, 30000, &v, why, sizeof(why));
 	if (r < 0) {
 		if (!quiet)
-			printf("# %s: %s\n", req, strerror(-r));
+			printf("# %s: %s\n", req, why[0] ? why : strerror(-r));
 		return NULL;
 	}
-	if (uk_json_parse(reply, len, &v, err, sizeof(err)) < 0)
-		printf("# reply to %s: %s\n", req, err);
-	free(reply);
 	return v;
 }
 
@@ -231,16 +229,23 @@ static int cmd_compare(const char *sock, const char *label, bool exact)
 
 static int cmd_call(const char *sock, const char *req)
 {
-	char *reply = NULL;
-	size_t len;
-	int r = uk_ctl_call(sock, req, 30000, &reply, &len);
+	struct uk_json_value *v = NULL;
+	char why[256] = "", *text;
+	struct uk_json j;
+	int r = uk_ctl_call(sock, req, 30000, &v, why, sizeof(why));
 
 	if (r < 0) {
-		fprintf(stderr, "uk_daemon_check: %s: %s\n", sock, strerror(-r));
+		fprintf(stderr, "uk_daemon_check: %s: %s\n", sock,
+			why[0] ? why : strerror(-r));
 		return 1;
 	}
-	printf("%s\n", reply);
-	free(reply);
+	uk_json_init(&j, 0);
+	uk_json_value_write(&j, v);
+	uk_json_value_free(v);
+	if (uk_json_finish(&j, &text, NULL) < 0)
+		return 1;
+	printf("%s\n", text);
+	free(text);
 	return 0;
 }
 
