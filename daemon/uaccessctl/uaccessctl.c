@@ -4,8 +4,10 @@
  * uaccessd.  Parses the global options once (anywhere on the command
  * line, as systemctl does), picks the verb from the table, checks that
  * every option given applies to it, and runs it, behind a pager when
- * stdout is a terminal.  Verb options (--sort, --timeout) reach the verb
- * in its argv as "--name=VALUE".  docs/uaccessctl.md is the manual.
+ * stdout is a terminal.  The verbs' own options (--sort, --timeout) are
+ * parsed here as well, into struct uk_cli, with the verb named in their
+ * error messages; main() alone turns a verb's result into an exit code.
+ * docs/uaccessctl.md is the manual.
  */
 #include <errno.h>
 #include <getopt.h>
