@@ -462,11 +462,23 @@ void uk_pipeline_sync_site(struct uk_pipeline *p, const struct uk_site *s)
 		return;
 	r = uk_agg_sync_site(p->agg, s, NULL);
 	if (r < 0) {
-		snprintf(p->last_malformed, sizeof(p->last_malformed),
+		char msg[sizeof(p->last_sync_refused)];
+
+		/*
+		 * Not a lost event: nothing was sent that did not arrive, and
+		 * every re-sync meets the same reply again.  Counted, and
+		 * logged once per cause.
+		 */
+		p->sync_refused++;
+		snprintf(msg, sizeof(msg),
 			 "dump-sites reply of site %" PRIu32 " not merged: %s",
 			 s->site_id, strerror(-r));
-		/* No sequence number: it leaves no gap to explain. */
-		malformed(p, false, uk_time_now_ns());
+		if (strcmp(msg, p->last_sync_refused)) {
+			snprintf(p->last_sync_refused,
+				 sizeof(p->last_sync_refused), "%s", msg);
+			uk_journal_health(&p->journal, LOG_WARNING,
+					  "sync-refused", "%s", msg);
+		}
 	}
 }
 
@@ -564,6 +576,7 @@ void uk_pipeline_json(const struct uk_pipeline *p, struct uk_json *j)
 	uk_json_kv_u64(j, "late", p->late);
 	uk_json_kv_u64(j, "recovered", p->recovered);
 	uk_json_kv_u64(j, "before_reset", p->before_reset);
+	uk_json_kv_u64(j, "sync_refused", p->sync_refused);
 	uk_json_kv_u64(j, "other_messages", p->other);
 	uk_json_kv_u64(j, "overruns", p->overruns);
 	uk_json_kv_u64(j, "resyncs", p->resyncs);

@@ -41,6 +41,12 @@ struct uk_pipeline {
 	uint64_t evicted_pending_acc;
 	uint64_t reset_fence;		/* last seq before the last reset */
 	uint64_t before_reset;		/* events at or below it, not folded */
+	/*
+	 * dump-sites replies the table could not take: no event and no
+	 * sequence number, so no loss; the site's hits stay in the kernel.
+	 */
+	uint64_t sync_refused;
+	char last_sync_refused[160];	/* logged once per cause */
 
 	/*
 	 * What the sequence numbers show missing: after an overrun, or not.
@@ -102,7 +108,8 @@ void uk_pipeline_kernel_status(struct uk_pipeline *p,
 			       const struct uk_status *st);
 /*
  * One dump-sites reply of a re-sync; one the table cannot take (no site
- * key, no memory) counts as a malformed message.
+ * key, no memory) is counted in sync_refused and logged once per cause:
+ * it is no event, so it is no loss.
  */
 void uk_pipeline_sync_site(struct uk_pipeline *p, const struct uk_site *s);
 /*

@@ -4,13 +4,17 @@
  * pipeline.c).  The input is a program of 3-byte steps: events with
  * numbers the fuzzer picks (gaps, duplicates, late and out-of-order
  * arrivals, several to a datagram), socket overruns, oversized datagrams,
- * time passing and flushes.  After every step:
+ * dump-sites replies of a re-sync (some the site table refuses: no key,
+ * the unknown direction 0), time passing and flushes.  After every step:
  *
  *   - every missing number is lost exactly once: of the numbers between
  *     the first one received and the highest, those not received are
  *     the gap family's loss (plain gaps and overruns) plus those that
  *     malformed messages explain, no more and no fewer;
- *   - the loss is never more than what is missing and malformed;
+ *   - the loss is never more than what is missing and malformed, and
+ *     malformed are only datagrams and messages;
+ *   - a dump-sites reply, taken or refused, is no event: it changes
+ *     neither the loss nor the malformed count;
  *   - counters never decrease: datagrams, messages, events, late and
  *     recovered arrivals, malformed messages, and the loss written to the
  *     journal by reason.
@@ -37,6 +41,7 @@ enum op {
 	OP_OVERSIZED,
 	OP_TIME,		/* arg ms pass, then a tick */
 	OP_FLUSH,
+	OP_SYNC,		/* a dump-sites reply: site, direction, key from arg */
 	OP_NR,
 };
 
@@ -99,6 +104,7 @@ static uint64_t missing(const struct model *m)
 
 struct counts {
 	uint64_t datagrams, messages, events, late, recovered, malformed;
+	uint64_t lost;
 	uint64_t reported[UK_LOSS_NR];
 };
 
@@ -110,6 +116,7 @@ static void snapshot(const struct uk_pipeline *p, struct counts *c)
 	c->late = p->late;
 	c->recovered = p->recovered;
 	c->malformed = p->malformed;
+	c->lost = uk_pipeline_lost(p);
 	memcpy(c->reported, p->loss_reported, sizeof(c->reported));
 }
 
@@ -139,6 +146,9 @@ static void check(const struct uk_pipeline *p, const struct model *m,
 	if (lost > miss + p->malformed)
 		fail("more lost than missing and malformed", lost,
 		     miss + p->malformed);
+	if (p->malformed > p->datagrams + p->messages)
+		fail("more malformed than datagrams and messages", p->malformed,
+		     p->datagrams + p->messages);
 	snapshot(p, &now);
 	if (now.datagrams < before->datagrams ||
 	    now.messages < before->messages ||
@@ -159,6 +169,29 @@ static void check(const struct uk_pipeline *p, const struct model *m,
 			     p->loss[i]);
 }
 
+/*
+ * A dump-sites reply: one of 8 sites, its direction arg % 4 (0: unknown,
+ * as the kernel sends for a #GP it could not decode), every fourth one
+ * without its kind (no site key).
+ */
+static void site_reply(struct uk_site *s, unsigned int arg)
+{
+	memset(s, 0, sizeof(*s));
+	s->site_id = (arg >> 2) % 8 + 1;
+	s->site_ip = 0xffffffff81000000ULL + 0x40 * s->site_id;
+	s->kind = UACCESS_KADDR_KIND_GP;
+	s->helper = UACCESS_KADDR_HELPER_UNKNOWN;
+	s->direction = arg % 4;
+	s->count = arg >> 5;
+	s->present = (1ULL << UACCESS_KADDR_A_SITE_SITE_ID) |
+		     (1ULL << UACCESS_KADDR_A_SITE_SITE_IP) |
+		     (1ULL << UACCESS_KADDR_A_SITE_HELPER) |
+		     (1ULL << UACCESS_KADDR_A_SITE_DIRECTION) |
+		     (1ULL << UACCESS_KADDR_A_SITE_COUNT);
+	if ((arg >> 5) % 4)
+		s->present |= 1ULL << UACCESS_KADDR_A_SITE_KIND;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uint8_t buf[8 * 1024] __attribute__((aligned(4)));
@@ -177,6 +210,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i + 3 <= size; i += 3) {
 		unsigned int arg = data[i + 1] | data[i + 2] << 8;
 		struct uk_event ev;
+		struct uk_site site;
 		size_t len = 0;
 		int n, k, r;
 
@@ -210,6 +244,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		case OP_FLUSH:
 			uk_pipeline_flush(&p);
+			break;
+		case OP_SYNC:
+			site_reply(&site, arg);
+			uk_pipeline_sync_site(&p, &site);
+			if (uk_pipeline_lost(&p) != before.lost ||
+			    p.malformed != before.malformed)
+				fail("a dump-sites reply changed the loss",
+				     uk_pipeline_lost(&p), before.lost);
 			break;
 		}
 		check(&p, &m, &before);
