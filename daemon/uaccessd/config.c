@@ -36,6 +36,7 @@ enum kind {
 	K_DURATION,	/* usec, written with ms/s/m/h/d, plain = seconds */
 	K_COUNT,	/* plain decimal number */
 	K_PATTERN,	/* repeatable glob */
+	K_PATH,		/* absolute, of a "*.prom" file; empty: none */
 };
 
 struct key {
@@ -47,6 +48,9 @@ struct key {
 	uint64_t max;
 	bool zero_ok;	/* 0 is allowed besides min..max ("off") */
 };
+
+/* What node_exporter's textfile collector reads. */
+#define PATH_SUFFIX	".prom"
 
 #define OFF(m) offsetof(struct uk_config, m)
 
@@ -64,6 +68,11 @@ static const struct key keys[] = {
 	{ "resync_interval", K_DURATION, OFF(resync_interval_usec),
 	  5 * MINUTE, 10 * SEC, DAY, true },
 	{ "ignore", K_PATTERN, 0, 0, 0, 0, false },
+	{ "metrics_file", K_PATH, OFF(metrics_file), 0, 0, 0, false },
+	{ "metrics_interval", K_DURATION, OFF(metrics_interval_usec),
+	  15 * SEC, 1 * SEC, HOUR, false },
+	{ "metrics_top_sites", K_COUNT, OFF(metrics_top_sites), 10, 0, 100,
+	  false },
 };
 
 #define N_KEYS (ARRAY_SIZE(keys))
@@ -73,13 +82,23 @@ static uint64_t *slot(struct uk_config *cfg, const struct key *k)
 	return (uint64_t *)((char *)cfg + k->offset);
 }
 
+static char **path_slot(struct uk_config *cfg, const struct key *k)
+{
+	return (char **)((char *)cfg + k->offset);
+}
+
+static bool has_value(const struct key *k)
+{
+	return k->kind != K_PATTERN && k->kind != K_PATH;
+}
+
 void uk_config_defaults(struct uk_config *cfg)
 {
 	size_t i;
 
 	memset(cfg, 0, sizeof(*cfg));
 	for (i = 0; i < N_KEYS; i++)
-		if (keys[i].kind != K_PATTERN)
+		if (has_value(&keys[i]))
 			*slot(cfg, &keys[i]) = keys[i].def;
 }
 
@@ -90,6 +109,9 @@ void uk_config_free(struct uk_config *cfg)
 	for (i = 0; i < cfg->n_ignore; i++)
 		free(cfg->ignore[i]);
 	free(cfg->ignore);
+	for (i = 0; i < N_KEYS; i++)
+		if (keys[i].kind == K_PATH)
+			free(*path_slot(cfg, &keys[i]));
 	uk_config_defaults(cfg);
 }
 
@@ -218,6 +240,7 @@ static const char *const expected[] = {
 	[K_DURATION] = ("a duration like 500ms, 60s, 5m, 1h, 1d "
 			"(a plain number is seconds)"),
 	[K_COUNT] = "a decimal number",
+	[K_PATH] = "an absolute path",
 };
 
 static int add_pattern(struct uk_config *cfg, const char *pat, char *why,
@@ -256,6 +279,42 @@ oom:
 	return -ENOMEM;
 }
 
+/*
+ * An absolute path without control characters whose file name ends in
+ * PATH_SUFFIX; the empty value is none.
+ */
+static int set_path(struct uk_config *cfg, const struct key *k,
+		    const char *val, char *why, size_t whylen)
+{
+	const char *name = strrchr(val, '/'), *why_not = NULL, *c;
+	size_t n = strlen(val), sn = strlen(PATH_SUFFIX);
+	char shown_buf[56], *copy = NULL;
+
+	for (c = val; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			why_not = "a path without control characters";
+	if (n && val[0] != '/')
+		why_not = expected[k->kind];
+	else if (n && (strlen(name + 1) <= sn ||
+		       strcmp(val + n - sn, PATH_SUFFIX)))
+		why_not = "a path of a file named *" PATH_SUFFIX;
+	if (why_not) {
+		snprintf(why, whylen, "%s: \"%s\" is not %s", k->name,
+			 shown(val, shown_buf, sizeof(shown_buf)), why_not);
+		return -EINVAL;
+	}
+	if (n) {
+		copy = strdup(val);
+		if (!copy) {
+			snprintf(why, whylen, "out of memory");
+			return -ENOMEM;
+		}
+	}
+	free(*path_slot(cfg, k));
+	*path_slot(cfg, k) = copy;
+	return 0;
+}
+
 static int set_value(struct uk_config *cfg, const struct key *k,
 		     const char *val, char *why, size_t whylen)
 {
@@ -266,6 +325,8 @@ static int set_value(struct uk_config *cfg, const struct key *k,
 	switch (k->kind) {
 	case K_PATTERN:
 		return add_pattern(cfg, val, why, whylen);
+	case K_PATH:
+		return set_path(cfg, k, val, why, whylen);
 	case K_SIZE:
 		r = parse_size(val, &v);
 		break;
@@ -355,7 +416,7 @@ static int parse_line(struct uk_config *cfg, const char *s, size_t n,
 			 shown(key, shown_buf, sizeof(shown_buf)));
 		return -EINVAL;
 	}
-	if (vn == 0) {
+	if (vn == 0 && keys[i].kind != K_PATH) {
 		snprintf(why, whylen, "%s: missing value", keys[i].name);
 		return -EINVAL;
 	}
@@ -501,6 +562,11 @@ void uk_config_json(struct uk_json *j, const struct uk_config *cfg)
 			for (p = 0; p < cfg->n_ignore; p++)
 				uk_json_str(j, cfg->ignore[p]);
 			uk_json_array_end(j);
+			break;
+		case K_PATH:
+			uk_json_kv_str(j, k->name,
+				       *(char *const *)((const char *)cfg +
+							k->offset) ?: "");
 			break;
 		case K_DURATION:
 			snprintf(key, sizeof(key), "%s_ms", k->name);

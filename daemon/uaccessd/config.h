@@ -33,6 +33,9 @@ struct uk_config {
 	uint64_t max_sites;		/* aggregation cap */
 	uint64_t samples;		/* samples kept per site */
 	uint64_t resync_interval_usec;	/* 0: at start and after overruns */
+	char *metrics_file;		/* absolute, "*.prom"; NULL: none */
+	uint64_t metrics_interval_usec;	/* periodic rewrite */
+	uint64_t metrics_top_sites;	/* functions named in the file */
 	char **ignore;			/* fnmatch() patterns */
 	size_t n_ignore;
 	bool missing;			/* no file: these are the defaults */
@@ -55,7 +58,7 @@ int uk_config_load(const char *path, struct uk_config *ret,
 int uk_config_parse_buffer(const char *name, const char *buf, size_t len,
 			   struct uk_config *ret, char *err, size_t errlen);
 
-/* Frees the ignore list; @cfg holds the defaults afterwards. */
+/* Frees the strings; @cfg holds the defaults afterwards. */
 void uk_config_free(struct uk_config *cfg);
 
 /*
@@ -67,8 +70,8 @@ bool uk_config_ignored(const struct uk_config *cfg, const char *function_name);
 
 /*
  * Writes the configuration as keys into the current JSON object: sizes
- * and counts as numbers, durations as "<key>_ms" numbers, "ignore" as an
- * array of strings.
+ * and counts as numbers, durations as "<key>_ms" numbers, paths as
+ * strings ("" for none), "ignore" as an array of strings.
  */
 void uk_config_json(struct uk_json *j, const struct uk_config *cfg);
 

@@ -89,6 +89,9 @@ static void defaults_are_the_documented_ones(void **state)
 	assert_int_equal(cfg.max_sites, 10000);
 	assert_int_equal(cfg.samples, 4);
 	assert_int_equal(cfg.resync_interval_usec, 5 * 60 * SEC);
+	assert_null(cfg.metrics_file);
+	assert_int_equal(cfg.metrics_interval_usec, 15 * SEC);
+	assert_int_equal(cfg.metrics_top_sites, 10);
 	assert_int_equal(cfg.n_ignore, 0);
 	assert_null(cfg.ignore);
 	assert_false(cfg.missing);
@@ -134,6 +137,9 @@ static void parses_every_key(void **state)
 		 "max_sites = 500\n"
 		 "samples = 8\n"
 		 "resync_interval = 1h\n"
+		 "metrics_file = /var/lib/node exporter/uaccessd.prom\n"
+		 "metrics_interval = 1m\n"
+		 "metrics_top_sites = 0\n"
 		 "ignore = my_driver_*\n"
 		 "ignore = other_func\n", &cfg);
 	assert_int_equal(cfg.rcvbuf, 16 * 1024 * 1024);
@@ -145,6 +151,10 @@ static void parses_every_key(void **state)
 	assert_int_equal(cfg.max_sites, 500);
 	assert_int_equal(cfg.samples, 8);
 	assert_int_equal(cfg.resync_interval_usec, 3600 * SEC);
+	assert_string_equal(cfg.metrics_file,
+			    "/var/lib/node exporter/uaccessd.prom");
+	assert_int_equal(cfg.metrics_interval_usec, 60 * SEC);
+	assert_int_equal(cfg.metrics_top_sites, 0);
 	assert_int_equal(cfg.n_ignore, 2);
 	assert_string_equal(cfg.ignore[0], "my_driver_*");
 	assert_string_equal(cfg.ignore[1], "other_func");
@@ -152,6 +162,7 @@ static void parses_every_key(void **state)
 	uk_config_free(&cfg);
 	assert_int_equal(cfg.n_ignore, 0);
 	assert_null(cfg.ignore);
+	assert_null(cfg.metrics_file);
 }
 
 static void trims_whitespace_and_accepts_crlf_and_no_final_newline(void **state)
@@ -361,6 +372,62 @@ static void counts_are_range_checked(void **state)
 	assert_int_equal(cfg.max_sites, 16);
 	assert_int_equal(cfg.samples, 64);
 	assert_int_equal(cfg.global_rate, 1000000);
+}
+
+static void metrics_keys_are_checked(void **state)
+{
+	static const struct {
+		const char *line;
+		const char *msg;
+	} cases[] = {
+		{ "metrics_file = uaccessd.prom", "t.conf:1: metrics_file: "
+		  "\"uaccessd.prom\" is not an absolute path" },
+		{ "metrics_file = ./x/uaccessd.prom", "t.conf:1: metrics_file: "
+		  "\"./x/uaccessd.prom\" is not an absolute path" },
+		{ "metrics_file = /run/uaccessd.txt", "t.conf:1: metrics_file: "
+		  "\"/run/uaccessd.txt\" is not a path of a file named *.prom" },
+		{ "metrics_file = /run/uaccessd.prom.tmp", "t.conf:1: "
+		  "metrics_file: \"/run/uaccessd.prom.tmp\" is not a path of "
+		  "a file named *.prom" },
+		{ "metrics_file = /run/x/.prom", "t.conf:1: metrics_file: "
+		  "\"/run/x/.prom\" is not a path of a file named *.prom" },
+		{ "metrics_file = /run/x.prom/", "t.conf:1: metrics_file: "
+		  "\"/run/x.prom/\" is not a path of a file named *.prom" },
+		{ "metrics_file = /run/a\x01.prom", "t.conf:1: metrics_file: "
+		  "\"/run/a?.prom\" is not a path without control characters" },
+		{ "metrics_interval = 0", "t.conf:1: metrics_interval: 0 is "
+		  "out of range (1s..1h)" },
+		{ "metrics_interval = 999ms", "t.conf:1: metrics_interval: "
+		  "999ms is out of range (1s..1h)" },
+		{ "metrics_interval = 61m", "t.conf:1: metrics_interval: 61m "
+		  "is out of range (1s..1h)" },
+		{ "metrics_interval =", "t.conf:1: metrics_interval: missing "
+		  "value" },
+		{ "metrics_top_sites = 101", "t.conf:1: metrics_top_sites: 101 "
+		  "is out of range (0..100)" },
+		{ "metrics_top_sites = -1", "t.conf:1: metrics_top_sites: "
+		  "\"-1\" is not a decimal number" },
+	};
+	struct uk_config cfg;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		parse_fails(cases[i].line, strlen(cases[i].line),
+			    cases[i].msg);
+	/* the bounds are fine; an empty file name is none, the last wins */
+	parse_ok("metrics_interval = 1s\nmetrics_top_sites = 100\n"
+		 "metrics_file = /a.prom\n", &cfg);
+	assert_int_equal(cfg.metrics_interval_usec, SEC);
+	assert_int_equal(cfg.metrics_top_sites, 100);
+	assert_string_equal(cfg.metrics_file, "/a.prom");
+	uk_config_free(&cfg);
+	parse_ok("metrics_interval = 1h\nmetrics_file = /a.prom\n"
+		 "metrics_file =\n", &cfg);
+	assert_int_equal(cfg.metrics_interval_usec, 3600 * SEC);
+	assert_null(cfg.metrics_file);
+	parse_ok("metrics_file = /a.prom\nmetrics_file = /b/c.prom\n", &cfg);
+	assert_string_equal(cfg.metrics_file, "/b/c.prom");
+	uk_config_free(&cfg);
 }
 
 static void malformed_lines_are_refused_with_line_number(void **state)
@@ -578,6 +645,19 @@ static void ignored_matches_function_name_globs(void **state)
 	assert_false(uk_config_ignored(&cfg, "anything"));
 }
 
+static char *config_to_json(const struct uk_config *cfg)
+{
+	struct uk_json j;
+	char *out = NULL;
+
+	uk_json_init(&j, 0);
+	uk_json_object_begin(&j);
+	uk_config_json(&j, cfg);
+	uk_json_object_end(&j);
+	assert_int_equal(uk_json_finish(&j, &out, NULL), 0);
+	return out;
+}
+
 static void config_json_lists_every_key(void **state)
 {
 	const struct uk_json_value *ign;
@@ -597,7 +677,7 @@ static void config_json_lists_every_key(void **state)
 	assert_int_equal(uk_json_finish(&j, &out, &len), 0);
 	assert_int_equal(uk_json_parse(out, len, &v, NULL, 0), 0);
 
-	assert_int_equal(uk_json_object_len(v), 10);
+	assert_int_equal(uk_json_object_len(v), 13);
 	assert_int_equal(uk_json_get_u64(uk_json_object_get(v, "rcvbuf"), &u),
 			 0);
 	assert_int_equal(u, 8 << 20);
@@ -614,34 +694,38 @@ static void config_json_lists_every_key(void **state)
 	assert_int_equal(uk_json_array_len(ign), 2);
 	assert_int_equal(uk_json_get_str(uk_json_array_at(ign, 1), &s), 0);
 	assert_string_equal(s, "b");
+	assert_int_equal(uk_json_get_str(uk_json_object_get(v,
+			 "metrics_file"), &s), 0);
+	assert_string_equal(s, "");
+	assert_int_equal(uk_json_get_u64(uk_json_object_get(v,
+			 "metrics_interval_ms"), &u), 0);
+	assert_int_equal(u, 15000);
+	assert_int_equal(uk_json_get_u64(uk_json_object_get(v,
+			 "metrics_top_sites"), &u), 0);
+	assert_int_equal(u, 10);
 	uk_json_value_free(v);
+	free(out);
+	uk_config_free(&cfg);
+
+	parse_ok("metrics_file = /x/y.prom\n", &cfg);
+	out = config_to_json(&cfg);
+	assert_non_null(strstr(out, "\"metrics_file\":\"/x/y.prom\""));
 	free(out);
 	uk_config_free(&cfg);
 }
 
-static char *config_to_json(const struct uk_config *cfg)
-{
-	struct uk_json j;
-	char *out = NULL;
-
-	uk_json_init(&j, 0);
-	uk_json_object_begin(&j);
-	uk_config_json(&j, cfg);
-	uk_json_object_end(&j);
-	assert_int_equal(uk_json_finish(&j, &out, NULL), 0);
-	return out;
-}
-
 /*
  * packaging/uaccessd.conf shows every key commented out with its default:
- * uncommented (all but the ignore example) it must give the defaults.
+ * uncommented (all but the ignore and metrics_file examples) it must
+ * give the defaults.
  */
 static void shipped_config_shows_every_key_with_its_default(void **state)
 {
 	static const char *const names[] = {
 		"rcvbuf", "site_interval", "site_burst", "global_rate",
 		"global_burst", "summary_interval", "max_sites", "samples",
-		"ignore", "resync_interval",
+		"ignore", "resync_interval", "metrics_file", "metrics_interval",
+		"metrics_top_sites",
 	};
 	const char *data = getenv("UK_TEST_DATA");
 	struct uk_config cfg, def;
@@ -671,7 +755,8 @@ static void shipped_config_shows_every_key_with_its_default(void **state)
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (line[0] == '#' && line[1] >= 'a' && line[1] <= 'z' &&
-		    strstr(line, " = ") && strncmp(line, "#ignore ", 8))
+		    strstr(line, " = ") && strncmp(line, "#ignore ", 8) &&
+		    strncmp(line, "#metrics_file ", 14))
 			line++;
 		olen += snprintf(out + olen, UK_CONFIG_FILE_MAX + 1 - olen,
 				 "%s\n", line);
@@ -704,6 +789,7 @@ int main(void)
 		cmocka_unit_test(durations_take_units_and_plain_seconds),
 		cmocka_unit_test(durations_out_of_range_or_malformed_are_refused),
 		cmocka_unit_test(counts_are_range_checked),
+		cmocka_unit_test(metrics_keys_are_checked),
 		cmocka_unit_test(malformed_lines_are_refused_with_line_number),
 		cmocka_unit_test(long_values_are_cut_in_messages),
 		cmocka_unit_test(line_longer_than_1024_bytes_is_refused),
