@@ -32,10 +32,15 @@ int uk_om_error(const struct uk_om *om)
 	return om->err;
 }
 
-static int fail(struct uk_om *om, int err)
+void uk_om_fail(struct uk_om *om, int err)
 {
 	if (!om->err)
 		om->err = err;
+}
+
+static int fail(struct uk_om *om, int err)
+{
+	uk_om_fail(om, err);
 	return om->err;
 }
 

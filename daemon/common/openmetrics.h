@@ -49,6 +49,8 @@ void uk_om_init(struct uk_om *om);
 /* Frees the buffer; @om can be used again. */
 void uk_om_release(struct uk_om *om);
 int uk_om_error(const struct uk_om *om);
+/* Latches @err (negative errno) unless an error is latched already. */
+void uk_om_fail(struct uk_om *om, int err);
 
 /*
  * The NUL-terminated text in *ret (free() it), its length in *retlen;

@@ -7,8 +7,9 @@
 
 #include "common/util.h"
 #include "daemon.h"
+#include "metrics.h"
 
-static const char *const uk_state_names[] = {
+static const char *const uk_state_names[UK_STATE_NR] = {
 	[UK_STATE_STARTING] = "starting",
 	[UK_STATE_WAITING] = "waiting-for-kernel",
 	[UK_STATE_SUBSCRIBED] = "subscribed",
@@ -66,6 +67,7 @@ int uk_daemon_reload(struct uk_daemon *d, char *err, size_t errlen)
 	d->reloads++;
 	uk_daemon_arm_timer(d->summary_timer, d->cfg.summary_interval_usec);
 	uk_daemon_arm_timer(d->periodic_resync, d->cfg.resync_interval_usec);
+	uk_metrics_reconfigure(d);
 	uk_journal_health(&d->pipe.journal, LOG_INFO, "reloaded",
 			  "configuration reloaded from %s%s", d->config_path,
 			  d->cfg.missing ? " (missing: defaults)" : "");

@@ -35,6 +35,7 @@ enum uk_daemon_state {
 	UK_STATE_SUBSCRIBED,
 	UK_STATE_REPLAY,
 	UK_STATE_REPLAY_DONE,
+	UK_STATE_NR,
 };
 
 struct uk_daemon {
@@ -44,6 +45,7 @@ struct uk_daemon {
 	struct uk_pipeline pipe;
 	enum uk_daemon_state state;
 	uint64_t started_ns;	/* CLOCK_MONOTONIC */
+	uint64_t started_real_ns;	/* CLOCK_REALTIME */
 
 	/* netlink */
 	const struct uk_kernel_ops *kernel;
@@ -72,6 +74,17 @@ struct uk_daemon {
 	bool exit_after_replay;
 	uint64_t reloads;
 	uint64_t reload_failures;
+	uint64_t resets;
+
+	/* the metrics file (metrics.c) */
+	sd_event_source *metrics_timer;
+	sd_event_source *metrics_watch;	/* post: did the counters change? */
+	uint64_t metrics_next_ns;	/* the timer's, CLOCK_MONOTONIC; 0: off */
+	uint64_t metrics_due_ns;	/* the next periodic write */
+	uint64_t metrics_written_ns;	/* the last attempt; 0: none */
+	uint64_t metrics_mark;		/* the counters as then written */
+	uint64_t metrics_failures;
+	int metrics_err;		/* the last attempt's: 0 or -errno */
 };
 
 const char *uk_daemon_state_name(enum uk_daemon_state s);

@@ -40,15 +40,24 @@ static void refresh(struct uk_daemon *d, const struct uk_ctl_request *req)
 	uk_source_resync(d);
 }
 
-static void kernel_json(struct uk_daemon *d, const struct uk_ctl_request *req,
-			struct uk_json *j)
+/* get-status alone, for root every time, for others every UK_REFRESH_NS. */
+static void refresh_status(struct uk_daemon *d,
+			   const struct uk_ctl_request *req)
 {
 	uint64_t now = uk_time_now_ns();
-	bool available;
 
 	if (d->nl && (req->peer->uid == 0 || !d->kstatus_ns ||
 		      now - d->kstatus_ns >= UK_REFRESH_NS))
 		uk_source_status(d);
+}
+
+static void kernel_json(struct uk_daemon *d, const struct uk_ctl_request *req,
+			struct uk_json *j)
+{
+	uint64_t now;
+	bool available;
+
+	refresh_status(d, req);
 	now = uk_time_now_ns();
 	available = d->nl && d->kstatus_ns && !d->kstatus_err;
 	uk_json_key(j, "kernel");
@@ -85,6 +94,7 @@ static int ctl_status(void *ctx, const struct uk_ctl_request *req,
 		uk_json_kv_str(j, "last_error", d->last_error);
 	uk_json_kv_u64(j, "reloads", d->reloads);
 	uk_json_kv_u64(j, "reload_failures", d->reload_failures);
+	uk_json_kv_u64(j, "metrics_write_failures", d->metrics_failures);
 	uk_pipeline_json(&d->pipe, j);
 	uk_json_key(j, "config");
 	uk_json_object_begin(j);
@@ -252,6 +262,7 @@ static int ctl_reset(void *ctx, const struct uk_ctl_request *req,
 	if (r < 0)
 		return r;
 	uk_pipeline_kernel_reset(&d->pipe, &old);
+	d->resets++;
 	uk_source_resync(d);
 	uk_json_key(j, "kernel_before");
 	uk_json_object_begin(j);

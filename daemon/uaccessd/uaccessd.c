@@ -24,6 +24,7 @@
 
 #include "daemon.h"
 #include "common/time.h"
+#include "metrics.h"
 #include "replay.h"
 #include "common/util.h"
 
@@ -284,6 +285,7 @@ int main(int argc, char **argv)
 	}
 
 	d.started_ns = uk_time_now_ns();
+	d.started_real_ns = uk_time_ns(CLOCK_REALTIME);
 	r = uk_config_load(d.config_path, &d.cfg, err, sizeof(err));
 	if (r < 0) {
 		log_msg(LOG_ERR, "%s", err);
@@ -328,6 +330,9 @@ int main(int argc, char **argv)
 					    on_status, &d)) < 0)
 		goto fail;
 	uk_daemon_arm_timer(d.periodic_resync, d.cfg.resync_interval_usec);
+	r = uk_metrics_start(&d);
+	if (r < 0)
+		goto fail;
 
 	r = setup_control(&d, control);
 	if (r < 0) {
@@ -366,6 +371,9 @@ int main(int argc, char **argv)
 fail:
 	log_msg(LOG_ERR, "event loop setup: %s", strerror(-r));
 out:
+	/* The final counters, for a replay most of all. */
+	if (r >= 0)
+		uk_metrics_write(&d);
 	if (r >= 0 && exit_after_replay) {
 		struct uk_agg_stats st;
 
@@ -377,6 +385,7 @@ out:
 		       uk_pipeline_lost(&d.pipe));
 	}
 	uk_source_stop(&d);
+	uk_metrics_stop(&d);
 	uk_replay_stream_free(d.stream);
 	uk_ctl_server_free(d.ctl);
 	sd_event_source_disable_unref(d.summary_timer);

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The metrics file, see metrics.h: the daemon's families, the top
+ * functions, the atomic write and when it happens.
+ *
+ * When: one timer, armed for the next periodic write, or earlier when a
+ * post source (run after every other event source of the loop) sees the
+ * counters moved, but never within UK_METRICS_MIN_GAP_NS of the last
+ * write.  A flood of datagrams thus costs one write a second, an idle
+ * daemon one per metrics_interval.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "common/metrics.h"
+#include "common/openmetrics.h"
+#include "common/util.h"
+#include "daemon.h"
+#include "metrics.h"
+
+#define UNKNOWN		"unknown"
+
+static int fn_name_cmp(const struct uk_metrics_fn *a,
+		       const struct uk_metrics_fn *b)
+{
+	int c = memcmp(a->name, b->name, a->len < b->len ? a->len : b->len);
+
+	return c ? c : (a->len > b->len) - (a->len < b->len);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return fn_name_cmp(a, b);
+}
+
+static int by_hits(const void *pa, const void *pb)
+{
+	const struct uk_metrics_fn *a = pa, *b = pb;
+
+	if (a->hits != b->hits)
+		return a->hits < b->hits ? 1 : -1;
+	return fn_name_cmp(a, b);
+}
+
+int uk_metrics_functions(const struct uk_agg *agg, size_t top,
+			 struct uk_metrics_fn **fns, size_t *n,
+			 uint64_t *other)
+{
+	const struct uk_agg_site **sites = NULL;
+	struct uk_metrics_fn *v = NULL;
+	char name[UK_SYMBOL_LEN];
+	size_t nsites = 0, i, m = 0;
+	uint64_t sum = 0;
+	int r;
+
+	*fns = NULL;
+	*n = 0;
+	*other = 0;
+	r = uk_agg_sorted(agg, UK_SORT_COUNT, &sites, &nsites);
+	if (r < 0 || !nsites)
+		return r;
+	v = calloc(nsites, sizeof(*v));
+	if (!v) {
+		free(sites);
+		return -ENOMEM;
+	}
+	/* The function name is the symbol's start: point at it. */
+	for (i = 0; i < nsites; i++) {
+		if (uk_symbol_function(sites[i]->symbol, name, sizeof(name))) {
+			v[i].name = sites[i]->symbol;
+			v[i].len = strlen(name);
+		} else {
+			v[i].name = UNKNOWN;
+			v[i].len = strlen(UNKNOWN);
+		}
+		v[i].hits = sites[i]->count;
+	}
+	free(sites);
+	/* One entry per function, its sites' hits summed... */
+	qsort(v, nsites, sizeof(*v), by_name);
+	for (i = 0; i < nsites; i++) {
+		if (m && !fn_name_cmp(&v[m - 1], &v[i]))
+			v[m - 1].hits += v[i].hits;
+		else
+			v[m++] = v[i];
+	}
+	/* ...the most hits first. */
+	qsort(v, m, sizeof(*v), by_hits);
+	for (i = top; i < m; i++)
+		sum += v[i].hits;
+	*other = sum;
+	*n = m < top ? m : top;
+	if (*n)
+		*fns = v;
+	else
+		free(v);
+	return 0;
+}
+
+static void counter(struct uk_om *om, const char *name, const char *help,
+		    uint64_t v)
+{
+	uk_om_u64(om, name, UK_OM_COUNTER, help, v);
+}
+
+static void gauge(struct uk_om *om, const char *name, const char *help,
+		  uint64_t v)
+{
+	uk_om_u64(om, name, UK_OM_GAUGE, help, v);
+}
+
+static void site_hits(struct uk_om *om, const struct uk_daemon *d)
+{
+	struct uk_metrics_fn *fns;
+	char name[UK_SYMBOL_LEN];
+	size_t i, n;
+	uint64_t other;
+	int r;
+
+	r = uk_metrics_functions(d->pipe.agg, d->cfg.metrics_top_sites, &fns,
+				 &n, &other);
+	if (r < 0) {
+		uk_om_fail(om, r);
+		return;
+	}
+	if (n)
+		uk_om_family(om, "uaccessd_site_hits_total", UK_OM_COUNTER,
+			     "Hits at the call sites in a function, for the functions with the most.");
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "%.*s", (int)fns[i].len,
+			 fns[i].name);
+		uk_om_sample_u64(om, &(struct uk_om_label){ "function", name },
+				 1, fns[i].hits);
+	}
+	free(fns);
+	counter(om, "uaccessd_site_hits_other_total",
+		"Hits at the call sites of the functions not in uaccessd_site_hits_total.",
+		other);
+}
+
+static void daemon_families(struct uk_om *om, const struct uk_daemon *d)
+{
+	const struct uk_pipeline *p = &d->pipe;
+	struct uk_agg_stats st;
+	enum uk_daemon_state s;
+	enum uk_loss r;
+
+	uk_agg_get_stats(p->agg, &st);
+	uk_om_family(om, "uaccessd_start_time_seconds", UK_OM_GAUGE,
+		     "When uaccessd started, in seconds since the epoch.");
+	uk_om_sample_double(om, NULL, 0, (double)(d->started_real_ns /
+				UK_NSEC_PER_MSEC) / UK_MSEC_PER_SEC);
+	uk_om_family(om, "uaccessd_state", UK_OM_GAUGE,
+		     "The daemon's state (1: the current one).");
+	for (s = 0; s < UK_STATE_NR; s++)
+		uk_om_sample_u64(om, &(struct uk_om_label){ "state",
+				 uk_daemon_state_name(s) }, 1, s == d->state);
+	counter(om, "uaccessd_reloads_total", "Configuration reloads.",
+		d->reloads);
+	counter(om, "uaccessd_reload_failures_total",
+		"Reloads refused (a bad file): the old configuration stayed.",
+		d->reload_failures);
+	counter(om, "uaccessd_datagrams_total",
+		"Datagrams received from the kernel.", p->datagrams);
+	counter(om, "uaccessd_events_total",
+		"Events received and parsed.", p->events);
+	counter(om, "uaccessd_journaled_events_total",
+		"Event entries written to the journal.", p->journaled);
+	counter(om, "uaccessd_suppressed_events_total",
+		"Events held back from the journal by the site or the global ratelimit.",
+		st.suppressed);
+	counter(om, "uaccessd_suppressed_global_events_total",
+		"Of uaccessd_suppressed_events_total, those held back by the global ratelimit.",
+		st.suppressed_global);
+	counter(om, "uaccessd_ignored_events_total",
+		"Events at sites of the ignore list.", p->ignored);
+	counter(om, "uaccessd_late_events_total",
+		"Events older than the highest sequence number seen.",
+		p->late);
+	counter(om, "uaccessd_recovered_events_total",
+		"Events that arrived after their gap was counted.",
+		p->recovered);
+	counter(om, "uaccessd_socket_overruns_total",
+		"Receive buffer overruns of the events socket (ENOBUFS).",
+		p->overruns);
+	counter(om, "uaccessd_resyncs_total",
+		"Re-syncs of the per-site totals from the kernel.", p->resyncs);
+	counter(om, "uaccessd_journal_failures_total",
+		"Journal entries journald refused.", p->journal.failed);
+	uk_om_family(om, "uaccessd_lost_events_total", UK_OM_COUNTER,
+		     "Events lost, by cause (site-evicted counts sites).");
+	for (r = 0; r < UK_LOSS_NR; r++)
+		uk_om_sample_u64(om, &(struct uk_om_label){ "cause",
+				 uk_loss_name(r) }, 1, r == UK_LOSS_JOURNAL ?
+				 p->journal_lost : p->loss[r]);
+	gauge(om, "uaccessd_sites", "Call sites in the daemon's table.",
+	      st.sites);
+	gauge(om, "uaccessd_sites_max",
+	      "Call sites the daemon's table holds at most (max_sites).",
+	      st.max_sites);
+	gauge(om, "uaccessd_stacks", "Symbolized stacks the daemon keeps.",
+	      st.stacks);
+	site_hits(om, d);
+	gauge(om, "uaccessd_metrics_top_sites",
+	      "Functions named in uaccessd_site_hits_total at most (metrics_top_sites).",
+	      d->cfg.metrics_top_sites);
+	counter(om, "uaccessd_metrics_write_failures_total",
+		"Writes of this file that failed.", d->metrics_failures);
+}
+
+int uk_metrics_text(const struct uk_daemon *d, char **text, size_t *len)
+{
+	bool known = d->nl && d->kstatus_ns && !d->kstatus_err;
+	struct uk_om om;
+
+	uk_om_init(&om);
+	uk_metrics_kernel(&om, known ? &d->kstatus : NULL);
+	daemon_families(&om, d);
+	return uk_om_finish(&om, text, len);
+}
+
+/*
+ * No fsync(): a reader needs the rename to be atomic, which it is; after
+ * a crash the next write (at start) puts a whole file there again.
+ */
+int uk_metrics_write_file(const char *path, const char *text, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char *tmp = NULL;
+	size_t done = 0;
+	ssize_t w;
+	int fd, r = 0;
+
+	if (!slash || !slash[1])
+		return -EINVAL;
+	if (asprintf(&tmp, "%.*s/.%s.tmp.%d", (int)(slash - path), path,
+		     slash + 1, (int)getpid()) < 0)
+		return -ENOMEM;
+	/*
+	 * Ours alone: whatever a crash left there (or anyone planted, a
+	 * symbolic link to follow) goes first.
+	 */
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
+	if (fd < 0) {
+		r = -errno;
+		free(tmp);
+		return r;
+	}
+	while (done < len) {
+		w = write(fd, text + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			r = w < 0 ? -errno : -EIO;
+			break;
+		}
+		done += w;
+	}
+	/* The unit's UMask=0077 would keep node_exporter out. */
+	if (!r && fchmod(fd, 0644) < 0)
+		r = -errno;
+	if (close(fd) < 0 && !r)
+		r = -errno;
+	if (!r && rename(tmp, path) < 0)
+		r = -errno;
+	if (r)
+		unlink(tmp);
+	free(tmp);
+	return r;
+}
+
+/* Moves whenever a counter the file shows has changed. */
+static uint64_t change_mark(const struct uk_daemon *d)
+{
+	return d->pipe.datagrams + d->pipe.overruns + d->pipe.resyncs +
+	       d->reloads + d->reload_failures + d->resets;
+}
+
+int uk_metrics_write(struct uk_daemon *d)
+{
+	const char *path = d->cfg.metrics_file;
+	char *text = NULL;
+	size_t len = 0;
+	int r;
+
+	if (!path)
+		return 0;
+	d->metrics_written_ns = uk_time_now_ns();
+	d->metrics_mark = change_mark(d);
+	r = uk_metrics_text(d, &text, &len);
+	if (r == 0)
+		r = uk_metrics_write_file(path, text, len);
+	free(text);
+	if (r < 0)
+		d->metrics_failures++;
+	if (r < 0 && r != d->metrics_err)
+		uk_journal_health(&d->pipe.journal, LOG_ERR,
+				  "metrics-write-failed",
+				  "cannot write the metrics file %s: %s",
+				  path, strerror(-r));
+	else if (r == 0 && d->metrics_err)
+		uk_journal_health(&d->pipe.journal, LOG_INFO,
+				  "metrics-written",
+				  "the metrics file %s is written again", path);
+	d->metrics_err = r;
+	return r;
+}
+
+/* The timer for @when_ns (CLOCK_MONOTONIC), or off for 0. */
+static void arm(struct uk_daemon *d, uint64_t when_ns)
+{
+	d->metrics_next_ns = when_ns;
+	if (!when_ns) {
+		sd_event_source_set_enabled(d->metrics_timer, SD_EVENT_OFF);
+		return;
+	}
+	sd_event_source_set_time(d->metrics_timer, when_ns / UK_NSEC_PER_USEC);
+	sd_event_source_set_enabled(d->metrics_timer, SD_EVENT_ONESHOT);
+}
+
+static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct uk_daemon *d = userdata;
+	uint64_t now = uk_time_now_ns();
+
+	if (!d->cfg.metrics_file) {
+		arm(d, 0);
+		return 0;
+	}
+	/* A periodic write shows the kernel as it is now. */
+	if (now >= d->metrics_due_ns) {
+		d->metrics_due_ns = now + d->cfg.metrics_interval_usec *
+			UK_NSEC_PER_USEC;
+		if (d->nl) {
+			uk_source_drain(d);
+			uk_source_status(d);
+		}
+	}
+	uk_metrics_write(d);
+	arm(d, d->metrics_due_ns);
+	return 0;
+}
+
+static int on_post(sd_event_source *s, void *userdata)
+{
+	struct uk_daemon *d = userdata;
+	uint64_t when;
+
+	if (!d->cfg.metrics_file || change_mark(d) == d->metrics_mark)
+		return 0;
+	when = d->metrics_written_ns + UK_METRICS_MIN_GAP_NS;
+	if (when < d->metrics_next_ns || !d->metrics_next_ns)
+		arm(d, when);
+	return 0;
+}
+
+int uk_metrics_start(struct uk_daemon *d)
+{
+	int r;
+
+	r = sd_event_add_time(d->event, &d->metrics_timer, CLOCK_MONOTONIC,
+			      0, 0, on_timer, d);
+	if (r < 0)
+		return r;
+	r = sd_event_add_post(d->event, &d->metrics_watch, on_post, d);
+	if (r < 0)
+		return r;
+	uk_metrics_reconfigure(d);
+	return 0;
+}
+
+void uk_metrics_stop(struct uk_daemon *d)
+{
+	d->metrics_timer = sd_event_source_disable_unref(d->metrics_timer);
+	d->metrics_watch = sd_event_source_disable_unref(d->metrics_watch);
+}
+
+void uk_metrics_reconfigure(struct uk_daemon *d)
+{
+	uint64_t gap_end = d->metrics_written_ns + UK_METRICS_MIN_GAP_NS;
+
+	if (!d->metrics_timer)
+		return;
+	if (!d->cfg.metrics_file) {
+		arm(d, 0);
+		return;
+	}
+	/*
+	 * A periodic write now (or once the gap is over), the next ones
+	 * every metrics_interval from then.
+	 */
+	d->metrics_due_ns = uk_time_now_ns();
+	arm(d, d->metrics_written_ns && gap_end > d->metrics_due_ns ?
+	    gap_end : d->metrics_due_ns);
+}
