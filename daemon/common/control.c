@@ -35,6 +35,8 @@ static const struct {
 			    offsetof(struct uk_ctl_ops, reset) },
 	[UK_CTL_RELOAD] = { "reload", true,
 			    offsetof(struct uk_ctl_ops, reload) },
+	[UK_CTL_METRICS] = { "metrics", false,
+			     offsetof(struct uk_ctl_ops, metrics) },
 };
 
 

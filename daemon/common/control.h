@@ -38,6 +38,7 @@ enum uk_ctl_cmd {
 	UK_CTL_SITES,
 	UK_CTL_RESET,
 	UK_CTL_RELOAD,
+	UK_CTL_METRICS,
 	_UK_CTL_CMD_MAX,
 };
 
@@ -65,6 +66,7 @@ struct uk_ctl_ops {
 	uk_ctl_handler_t sites;
 	uk_ctl_handler_t reset;
 	uk_ctl_handler_t reload;
+	uk_ctl_handler_t metrics;
 };
 
 /* "status", ... or NULL; and back (-EINVAL for an unknown name). */
@@ -72,8 +74,8 @@ const char *uk_ctl_cmd_name(enum uk_ctl_cmd cmd);
 int uk_ctl_cmd_from_name(const char *name, enum uk_ctl_cmd *ret);
 
 /*
- * Whether @peer may run @cmd: status and sites are for everyone, reset
- * and reload for root only.  0 or -EPERM.
+ * Whether @peer may run @cmd: status, sites and metrics are for
+ * everyone, reset and reload for root only.  0 or -EPERM.
  */
 int uk_ctl_check_permission(enum uk_ctl_cmd cmd, const struct uk_peer *peer);
 

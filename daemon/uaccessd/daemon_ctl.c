@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The control-socket commands of uaccessd (docs/control-protocol.md):
- * status, sites, reset, reload.  status and sites re-read the kernel's
+ * status, sites, reset, reload, metrics.  status and sites re-read the kernel's
  * counters first for root; for everyone else at most every
  * UK_REFRESH_NS, whatever the rate of requests, and the reply says how
  * old they are.
@@ -18,6 +18,7 @@
 #include "daemon.h"
 #include "common/time.h"
 #include "common/json.h"
+#include "metrics.h"
 
 /*
  * Take what is queued, then the kernel's exact totals; at most once per
@@ -279,9 +280,30 @@ static int ctl_reload(void *ctx, const struct uk_ctl_request *req,
 	return uk_daemon_reload(ctx, err, errlen);
 }
 
+/* The metrics file's text, kernel part as fresh as status has it. */
+static int ctl_metrics(void *ctx, const struct uk_ctl_request *req,
+		       struct uk_json *j, char *err, size_t errlen)
+{
+	struct uk_daemon *d = ctx;
+	char *text = NULL;
+	size_t len;
+	int r;
+
+	if (d->nl)
+		uk_source_drain(d);
+	refresh_status(d, req);
+	r = uk_metrics_text(d, &text, &len);
+	if (r < 0)
+		return r;
+	uk_json_kv_str(j, "text", text);
+	free(text);
+	return 0;
+}
+
 const struct uk_ctl_ops uk_daemon_ctl_ops = {
 	.status = ctl_status,
 	.sites = ctl_sites,
 	.reset = ctl_reset,
 	.reload = ctl_reload,
+	.metrics = ctl_metrics,
 };

@@ -355,7 +355,9 @@ static void permission_table_is_root_only_for_admin_commands(void **state)
 
 	assert_int_equal(uk_ctl_check_permission(UK_CTL_STATUS, &user), 0);
 	assert_int_equal(uk_ctl_check_permission(UK_CTL_SITES, &user), 0);
+	assert_int_equal(uk_ctl_check_permission(UK_CTL_METRICS, &user), 0);
 	assert_int_equal(uk_ctl_check_permission(UK_CTL_STATUS, NULL), 0);
+	assert_int_equal(uk_ctl_check_permission(UK_CTL_METRICS, NULL), 0);
 	assert_int_equal(uk_ctl_check_permission(UK_CTL_RESET, &user), -EPERM);
 	assert_int_equal(uk_ctl_check_permission(UK_CTL_RELOAD, &user),
 			 -EPERM);
@@ -574,6 +576,13 @@ static void missing_handler_is_not_supported(void **state)
 	/* permission is checked first */
 	v = handle_n(&d, &ops, &user, req, strlen(req), &r);
 	assert_int_equal(r, -EPERM);
+	uk_json_value_free(v);
+	/* an older daemon's table: no metrics, for everyone alike */
+	req = "{\"cmd\":\"metrics\"}";
+	v = handle_n(&d, &ops, &user, req, strlen(req), &r);
+	assert_int_equal(r, -EOPNOTSUPP);
+	assert_error_reply(v, EOPNOTSUPP, "metrics",
+			   "\"metrics\" is not supported");
 	uk_json_value_free(v);
 }
 

@@ -20,6 +20,7 @@
 #include "common/json.h"
 #include "common/time.h"
 #include "uaccessd/daemon.h"
+#include "uaccessd/metrics.h"
 
 static struct {
 	unsigned int get_status;
@@ -179,6 +180,62 @@ static void a_failing_kernel_is_reported(void **state)
 	assert_int_equal(kernel.get_status, 1);
 }
 
+/* The text of a metrics reply to @uid. */
+static char *metrics(uid_t uid)
+{
+	static const char req[] = "{\"cmd\":\"metrics\"}";
+	struct uk_peer peer = { .pid = 1, .uid = uid, .gid = uid };
+	struct uk_json_value *v;
+	const char *text;
+	char *reply, *ret;
+	size_t len;
+
+	assert_int_equal(uk_ctl_handle(&uk_daemon_ctl_ops, &d, &peer, req,
+				       sizeof(req) - 1, &reply, &len), 0);
+	assert_int_equal(uk_json_parse(reply, len, &v, NULL, 0), 0);
+	uk_ctl_reply_free(reply);
+	assert_int_equal(uk_json_get_str(uk_json_object_get(v, "text"),
+					 &text), 0);
+	ret = strdup(text);
+	assert_non_null(ret);
+	uk_json_value_free(v);
+	return ret;
+}
+
+static void metrics_is_the_file_with_status_freshness(void **state)
+{
+	char *t, *file;
+	size_t len;
+	int i;
+
+	kernel.hits = 7;
+	for (i = 0; i < 10; i++) {
+		t = metrics(1000);
+		assert_non_null(strstr(t, "\nuaccess_kaddr_hits_total"
+				       "{kind=\"precheck\"} 7\n"));
+		assert_non_null(strstr(t, "\nuaccessd_state"
+				       "{state=\"subscribed\"} 1\n"));
+		free(t);
+		kernel.hits++;
+	}
+	assert_int_equal(kernel.get_status, 1);
+	t = metrics(0);
+	assert_non_null(strstr(t, "{kind=\"precheck\"} 17\n"));
+	assert_int_equal(kernel.get_status, 2);
+	/* the very text of the file */
+	assert_int_equal(uk_metrics_text(&d, &file, &len), 0);
+	assert_string_equal(t, file);
+	free(file);
+	free(t);
+
+	/* a kernel that fails: its status is down */
+	kernel.err = -EIO;
+	t = metrics(0);
+	assert_non_null(strstr(t, "uaccess_kaddr_kernel_status_up 0\n"));
+	assert_null(strstr(t, "uaccess_kaddr_hits_total"));
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest daemon_ctl[] = {
@@ -188,6 +245,9 @@ int main(void)
 			root_reads_the_kernel_every_time, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			a_failing_kernel_is_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			metrics_is_the_file_with_status_freshness, setup,
+			teardown),
 	};
 
 	return cmocka_run_group_tests(daemon_ctl, NULL, NULL);
