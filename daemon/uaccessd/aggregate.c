@@ -396,6 +396,16 @@ int uk_agg_sorted(const struct uk_agg *agg, enum uk_sort sort,
 	return 0;
 }
 
+void uk_agg_for_each(const struct uk_agg *agg,
+		     void (*fn)(const struct uk_agg_site *site, void *data),
+		     void *data)
+{
+	const struct uk_agg_link *l;
+
+	for (l = agg->site_lru.next; l != &agg->site_lru; l = l->next)
+		fn(container_of(l, struct uk_agg_site, private_lru), data);
+}
+
 /* ---- Summaries, stats ---- */
 
 int uk_agg_take_summaries(struct uk_agg *agg, uk_agg_summary_fn fn,

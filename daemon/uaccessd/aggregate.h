@@ -243,6 +243,14 @@ int uk_agg_sorted(const struct uk_agg *agg, enum uk_sort sort,
 		  const struct uk_agg_site ***out, size_t *n);
 
 /*
+ * Calls @fn for every site, most recently seen first, without sorting
+ * or allocating; @fn may not change the table.
+ */
+void uk_agg_for_each(const struct uk_agg *agg,
+		     void (*fn)(const struct uk_agg_site *site, void *data),
+		     void *data);
+
+/*
  * Up to @max of the site's newest samples into @out, oldest first (in
  * the order the events arrived).  Returns how many.
  */

@@ -18,6 +18,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "common/hashtab.h"
 #include "common/metrics.h"
 #include "common/openmetrics.h"
 #include "common/util.h"
@@ -34,69 +35,105 @@ static int fn_name_cmp(const struct uk_metrics_fn *a,
 	return c ? c : (a->len > b->len) - (a->len < b->len);
 }
 
-static int by_name(const void *a, const void *b)
+/* Most hits first, then by name. */
+static int fn_rank_cmp(const struct uk_metrics_fn *a,
+		       const struct uk_metrics_fn *b)
 {
-	return fn_name_cmp(a, b);
-}
-
-static int by_hits(const void *pa, const void *pb)
-{
-	const struct uk_metrics_fn *a = pa, *b = pb;
-
 	if (a->hits != b->hits)
 		return a->hits < b->hits ? 1 : -1;
 	return fn_name_cmp(a, b);
+}
+
+static uint64_t fn_hash(const void *entry, const void *ctx)
+{
+	const struct uk_metrics_fn *f = entry;
+
+	return uk_hash_mix64(uk_hash_fnv1a(UK_FNV1A_INIT, f->name, f->len));
+}
+
+static bool fn_eq(const void *entry, const void *key)
+{
+	return !fn_name_cmp(entry, key);
+}
+
+/* The functions, one entry each, in a table by name. */
+struct fn_walk {
+	struct uk_metrics_fn *v;
+	size_t n;
+	struct uk_htab names;
+};
+
+static void add_site(const struct uk_agg_site *s, void *data)
+{
+	struct fn_walk *w = data;
+	struct uk_metrics_fn key, *f;
+	char name[UK_SYMBOL_LEN];
+	uint64_t h;
+
+	/* The function name is the symbol's start: point at it. */
+	if (uk_symbol_function(s->symbol, name, sizeof(name))) {
+		key.name = s->symbol;
+		key.len = strlen(name);
+	} else {
+		key.name = UNKNOWN;
+		key.len = strlen(UNKNOWN);
+	}
+	h = fn_hash(&key, NULL);
+	f = uk_htab_find(&w->names, h, fn_eq, &key);
+	if (!f) {
+		f = &w->v[w->n++];
+		*f = key;
+		f->hits = 0;
+		uk_htab_insert(&w->names, h, f);
+	}
+	f->hits += s->count;
 }
 
 int uk_metrics_functions(const struct uk_agg *agg, size_t top,
 			 struct uk_metrics_fn **fns, size_t *n,
 			 uint64_t *other)
 {
-	const struct uk_agg_site **sites = NULL;
-	struct uk_metrics_fn *v = NULL;
-	char name[UK_SYMBOL_LEN];
-	size_t nsites = 0, i, m = 0;
+	struct fn_walk w = { 0 };
+	struct uk_agg_stats st;
+	struct uk_metrics_fn *v;
+	size_t i, k, kept = 0;
 	uint64_t sum = 0;
-	int r;
 
 	*fns = NULL;
 	*n = 0;
 	*other = 0;
-	r = uk_agg_sorted(agg, UK_SORT_COUNT, &sites, &nsites);
-	if (r < 0 || !nsites)
-		return r;
-	v = calloc(nsites, sizeof(*v));
-	if (!v) {
-		free(sites);
+	uk_agg_get_stats(agg, &st);
+	if (!st.sites)
+		return 0;
+	w.v = v = calloc(st.sites, sizeof(*v));
+	if (!v || uk_htab_reserve(&w.names, st.sites, fn_hash, NULL) < 0) {
+		free(v);
 		return -ENOMEM;
 	}
-	/* The function name is the symbol's start: point at it. */
-	for (i = 0; i < nsites; i++) {
-		if (uk_symbol_function(sites[i]->symbol, name, sizeof(name))) {
-			v[i].name = sites[i]->symbol;
-			v[i].len = strlen(name);
-		} else {
-			v[i].name = UNKNOWN;
-			v[i].len = strlen(UNKNOWN);
+	uk_agg_for_each(agg, add_site, &w);
+	uk_htab_clear(&w.names);
+	/*
+	 * The @top first at the front, in order: an insertion that most
+	 * functions leave at the first comparison.
+	 */
+	for (i = 0; i < w.n; i++) {
+		struct uk_metrics_fn f = v[i];
+
+		if (kept == top && (!top || fn_rank_cmp(&f, &v[top - 1]) > 0)) {
+			sum += f.hits;
+			continue;
 		}
-		v[i].hits = sites[i]->count;
-	}
-	free(sites);
-	/* One entry per function, its sites' hits summed... */
-	qsort(v, nsites, sizeof(*v), by_name);
-	for (i = 0; i < nsites; i++) {
-		if (m && !fn_name_cmp(&v[m - 1], &v[i]))
-			v[m - 1].hits += v[i].hits;
+		if (kept == top)
+			sum += v[top - 1].hits;
 		else
-			v[m++] = v[i];
+			kept++;
+		for (k = kept - 1; k && fn_rank_cmp(&f, &v[k - 1]) < 0; k--)
+			v[k] = v[k - 1];
+		v[k] = f;
 	}
-	/* ...the most hits first. */
-	qsort(v, m, sizeof(*v), by_hits);
-	for (i = top; i < m; i++)
-		sum += v[i].hits;
 	*other = sum;
-	*n = m < top ? m : top;
-	if (*n)
+	*n = kept;
+	if (kept)
 		*fns = v;
 	else
 		free(v);

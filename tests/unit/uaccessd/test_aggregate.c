@@ -1252,6 +1252,34 @@ static void sort_names_parse_and_bad_ones_are_refused(void **state)
 	uk_agg_free(agg);
 }
 
+static void collect_ids(const struct uk_agg_site *s, void *data)
+{
+	char *ids = data;
+
+	sprintf(ids + strlen(ids), "%u ", (unsigned int)s->site_id);
+}
+
+static void for_each_visits_every_site_most_recent_first(void **state)
+{
+	struct uk_agg *agg = agg_default();
+	struct uk_event ev;
+	char ids[64] = "";
+
+	uk_agg_for_each(agg, collect_ids, ids);
+	assert_string_equal(ids, "");
+	event(&ev, 1, 1, 1);
+	add(agg, &ev, 0, NULL);
+	event(&ev, 2, 2, 1);
+	add(agg, &ev, 0, NULL);
+	event(&ev, 3, 3, 1);
+	add(agg, &ev, 0, NULL);
+	event(&ev, 1, 4, 2);
+	add(agg, &ev, 0, NULL);
+	uk_agg_for_each(agg, collect_ids, ids);
+	assert_string_equal(ids, "1 3 2 ");
+	uk_agg_free(agg);
+}
+
 static void find_id_returns_the_most_recent_site_of_a_slot(void **state)
 {
 	struct uk_agg *agg = agg_default();
@@ -1819,6 +1847,7 @@ int main(void)
 		cmocka_unit_test(summaries_read_and_zero_the_pending_counts),
 		cmocka_unit_test(failed_summary_leaves_the_counts_pending),
 		cmocka_unit_test(sorted_by_count_last_and_name_with_ties_broken),
+		cmocka_unit_test(for_each_visits_every_site_most_recent_first),
 		cmocka_unit_test(sort_names_parse_and_bad_ones_are_refused),
 		cmocka_unit_test(find_id_returns_the_most_recent_site_of_a_slot),
 		cmocka_unit_test(reset_forgets_everything_but_the_parameters),
