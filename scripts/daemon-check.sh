@@ -1,7 +1,9 @@
 #!/bin/bash
 # daemon-check.sh: the host-side daemon suites, each counted by tests/lib/tap.py:
 # the folder layout (tests/host/layout.py), the build (-Werror), the unit
-# tests and the journald test under ASan+UBSan, and each fuzz target for FUZZ_TIME seconds (default 30: make check keeps
+# tests and the host tests (journald, the CLI, the fleet, the metrics file
+# with promtool and node_exporter, the man pages) under ASan+UBSan, and
+# each fuzz target for FUZZ_TIME seconds (default 30: make check keeps
 # under 40 minutes on 2 cores; `make fuzz` runs 600) on its corpus.
 #
 #   daemon-check.sh [layout|unit|journald|fuzz]...     default: all of them
@@ -35,6 +37,8 @@ for s in $suites; do
 		UK_BIN=$san "$top/scripts/tap-suite.sh" cli-journal \
 			"$top/tests/host/cli_journal.t" || status=1
 		UK_BIN=$san "$top/scripts/tap-suite.sh" fleet "$top/tests/host/fleet.t" || status=1
+		UK_BIN=$san "$top/scripts/tap-suite.sh" metrics \
+			"$top/tests/host/metrics.t" || status=1
 		UK_BIN=$san "$top/scripts/tap-suite.sh" manpages \
 			"$top/tests/host/manpages.t" || status=1
 		;;

@@ -314,11 +314,22 @@ int uk_metrics_write_file(const char *path, const char *text, size_t len)
 	return r;
 }
 
-/* Moves whenever a counter the file shows has changed. */
+/*
+ * Moves whenever the counters the file shows change: datagrams (and what
+ * they bring), overruns, re-syncs, resets, reloads, the loss the ticks
+ * write up and the journal's refusals.
+ */
 static uint64_t change_mark(const struct uk_daemon *d)
 {
-	return d->pipe.datagrams + d->pipe.overruns + d->pipe.resyncs +
-	       d->reloads + d->reload_failures + d->resets;
+	const struct uk_pipeline *p = &d->pipe;
+	uint64_t mark = p->datagrams + p->overruns + p->resyncs +
+			p->journal.failed + p->journal_lost + d->reloads +
+			d->reload_failures + d->resets;
+	enum uk_loss r;
+
+	for (r = 0; r < UK_LOSS_NR; r++)
+		mark += p->loss[r];
+	return mark;
 }
 
 int uk_metrics_write(struct uk_daemon *d)
