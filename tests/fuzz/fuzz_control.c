@@ -46,6 +46,7 @@ static const struct uk_ctl_ops ops = {
 	.status = dummy,
 	.sites = dummy,
 	.reset = dummy,
+	.metrics = dummy,
 	/* no reload: EOPNOTSUPP */
 };
 
