@@ -39,7 +39,7 @@ static const struct {
 	F("uaccess_kaddr_sites_overflow_total", UK_OM_COUNTER,
 	  "Hits that found no free slot in the kernel's site table.",
 	  SITES_OVERFLOW, sites_overflow),
-	F("uaccess_kaddr_queue_length", UK_OM_GAUGE,
+	F("uaccess_kaddr_queue_capacity", UK_OM_GAUGE,
 	  "Capacity of each of the kernel's per-CPU event buffers, in events.",
 	  QUEUE_LEN, queue_len),
 #undef F

@@ -58,7 +58,8 @@ int uk_om_finish(struct uk_om *om, char **ret, size_t *retlen)
 		return err;
 	}
 	*ret = om->buf;
-	*retlen = om->len;
+	if (retlen)
+		*retlen = om->len;
 	uk_om_init(om);
 	return 0;
 }

@@ -53,7 +53,8 @@ int uk_om_error(const struct uk_om *om);
 void uk_om_fail(struct uk_om *om, int err);
 
 /*
- * The NUL-terminated text in *ret (free() it), its length in *retlen;
+ * The NUL-terminated text in *ret (free() it), its length in *retlen
+ * unless that is NULL;
  * @om is empty again.  On a latched error, returns it and releases @om.
  */
 int uk_om_finish(struct uk_om *om, char **ret, size_t *retlen);

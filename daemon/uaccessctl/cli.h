@@ -47,6 +47,7 @@ int uk_cli_exit_code(int err);
 /* The global options, parsed once by uaccessctl.c. */
 struct uk_cli {
 	bool json;		/* --json: machine-readable output */
+	bool openmetrics;	/* status --format=openmetrics */
 	bool no_legend;		/* --no-legend: no header and footer lines */
 	bool no_pager;		/* --no-pager (a pager only on a terminal) */
 	bool kernel;		/* --kernel: straight from the kernel's dump-sites */

@@ -3,11 +3,13 @@
  * uaccessctl status: the kernel's detector (get-status, straight over
  * netlink: it is unprivileged; from uaccessd's reply when netlink cannot
  * give it) and uaccessd's health (its control socket), as "key value"
- * lines in the manner of `auditctl -s`, or one JSON document.
+ * lines in the manner of `auditctl -s`, or one JSON document; or, with
+ * --format=openmetrics, uaccessd's metrics text (its control command
+ * "metrics": the same text as its metrics file).
  *
  * Everything known is printed even when a part is missing; the exit
  * code names the first problem in the order kernel, daemon, loss
- * (docs/uaccessctl.md).
+ * (docs/uaccessctl.md).  The metrics text carries the losses itself.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -15,6 +17,7 @@
 #include <string.h>
 
 #include "common/fields.h"
+#include "common/metrics.h"
 #include "output.h"
 
 struct kernel_part {
@@ -202,6 +205,60 @@ static int print_json(const struct uk_cli *cli, const struct kernel_part *k,
 	return uk_cli_json_print(cli, &j);
 }
 
+/* The kernel's families alone, from what netlink gave (none: up 0). */
+static int kernel_metrics(const struct uk_cli *cli, const struct kernel_part *k)
+{
+	struct uk_om om;
+	char *text;
+	int r;
+
+	uk_om_init(&om);
+	uk_metrics_kernel(&om, k->have ? &k->st : NULL);
+	r = uk_om_finish(&om, &text, NULL);
+	if (r < 0)
+		return uk_cli_error(cli, r, "cannot write the metrics: %s",
+				    strerror(-r));
+	fputs(text, cli->out);
+	free(text);
+	return 0;
+}
+
+/*
+ * uaccessd's text when it answers (0: whatever it says of the kernel and
+ * of losses is in the text).  Else the kernel's families from netlink,
+ * and the error of the first part missing, kernel or daemon.
+ */
+static int print_openmetrics(const struct uk_cli *cli)
+{
+	struct kernel_part k = { .err = 0 };
+	struct uk_json_value *reply = NULL;
+	const char *text;
+	char why[512];
+	int err = 0, r;
+
+	if (!cli->kernel) {
+		r = uk_cli_ctl(cli, "{\"cmd\":\"metrics\"}", &reply, why,
+			       sizeof(why));
+		if (!r && !uk_json_get_str(uk_json_object_get(reply, "text"),
+					   &text)) {
+			fputs(text, cli->out);
+			uk_json_value_free(reply);
+			return 0;
+		}
+		err = r ? uk_cli_ctl_fail(cli, r, why) :
+			  uk_cli_error(cli, -EPROTO,
+				       "uaccessd's metrics reply has no \"text\"");
+		uk_json_value_free(reply);
+	}
+	kernel_from_netlink(&k);
+	r = kernel_metrics(cli, &k);
+	if (!k.have) {
+		uk_cli_error(cli, k.err, "%s", k.msg);
+		err = k.err;
+	}
+	return err ?: r;
+}
+
 int uk_cli_status(const struct uk_cli *cli, int argc, char **argv)
 {
 	struct kernel_part k = { .err = 0 };
@@ -212,6 +269,8 @@ int uk_cli_status(const struct uk_cli *cli, int argc, char **argv)
 	if (argc > 0)
 		return uk_cli_error(cli, UK_ERR_USAGE,
 				    "status: unexpected argument '%s'", argv[0]);
+	if (cli->openmetrics)
+		return print_openmetrics(cli);
 
 	kernel_from_netlink(&k);
 	if (!cli->kernel) {

@@ -29,6 +29,7 @@ enum {
 	OPT_JOURNAL = 1 << 2,	/* --directory --since --until --boot */
 	OPT_SORT = 1 << 3,
 	OPT_TIMEOUT = 1 << 4,
+	OPT_FORMAT = 1 << 5,
 };
 
 struct verb {
@@ -39,7 +40,7 @@ struct verb {
 };
 
 static const struct verb verbs[] = {
-	{ "status", uk_cli_status, OPT_KERNEL, true },
+	{ "status", uk_cli_status, OPT_KERNEL | OPT_FORMAT, true },
 	{ "sites", uk_cli_sites, OPT_LINES | OPT_KERNEL | OPT_SORT | OPT_JOURNAL,
 	  true },
 	{ "top", uk_cli_top, OPT_LINES | OPT_KERNEL | OPT_SORT | OPT_JOURNAL,
@@ -89,6 +90,8 @@ static void usage(FILE *f)
 "  -n --lines N         sites, top: N sites; monitor, list, show: N events\n"
 "     --sort KEY        sites, top: count (default), last or name\n"
 "     --timeout SECONDS monitor: stop after this long\n"
+"     --format FORMAT   status: text (default), json or openmetrics\n"
+"                       (the Prometheus text of uaccessd's metrics file)\n"
 "  -D --directory DIR   list, show, sites, top: the journal files in DIR\n"
 "                       (a collector's: the fleet, by machine)\n"
 "  -S --since TIME      list, show, sites, top: entries since TIME\n"
@@ -124,6 +127,7 @@ enum {
 	ARG_SOCKET,
 	ARG_SORT,
 	ARG_TIMEOUT,
+	ARG_FORMAT,
 };
 
 struct parsed {
@@ -131,7 +135,8 @@ struct parsed {
 	unsigned int given;		/* OPT_* seen */
 	const char *sort;
 	const char *timeout;
-	const char *given_name[5];	/* by OPT_* bit, for messages */
+	const char *format;
+	const char *given_name[6];	/* by OPT_* bit, for messages */
 };
 
 static void note(struct parsed *p, unsigned int opt, const char *name)
@@ -157,6 +162,7 @@ static int parse(int argc, char **argv, struct parsed *p, bool *done)
 		{ "lines", required_argument, NULL, 'n' },
 		{ "sort", required_argument, NULL, ARG_SORT },
 		{ "timeout", required_argument, NULL, ARG_TIMEOUT },
+		{ "format", required_argument, NULL, ARG_FORMAT },
 		{ "directory", required_argument, NULL, 'D' },
 		{ "since", required_argument, NULL, 'S' },
 		{ "until", required_argument, NULL, 'U' },
@@ -213,6 +219,10 @@ static int parse(int argc, char **argv, struct parsed *p, bool *done)
 		case ARG_TIMEOUT:
 			p->timeout = optarg;
 			note(p, OPT_TIMEOUT, "--timeout");
+			break;
+		case ARG_FORMAT:
+			p->format = optarg;
+			note(p, OPT_FORMAT, "--format");
 			break;
 		case 'D':
 			cli->directory = optarg;
@@ -283,6 +293,18 @@ static int option_values(struct parsed *p, const struct verb *v)
 {
 	uint64_t usec;
 
+	if (p->format) {
+		if (!strcmp(p->format, "openmetrics") && !p->cli.json)
+			p->cli.openmetrics = true;
+		else if (!strcmp(p->format, "json"))
+			p->cli.json = true;
+		else if (strcmp(p->format, "text") || p->cli.json)
+			return uk_cli_error(&p->cli, UK_ERR_USAGE,
+					    "%s: --format takes text, json or openmetrics%s, not '%s'",
+					    v->name,
+					    p->cli.json ? " (without --json)" : "",
+					    p->format);
+	}
 	if (p->sort && uk_sort_parse(p->sort, &p->cli.sort) < 0)
 		return uk_cli_error(&p->cli, UK_ERR_USAGE,
 				    "%s: --sort takes " UK_SORT_NAMES ", not '%s'",

@@ -169,6 +169,26 @@ done
 check $same "the file holds the metrics command's text" \
 	"$(diff "$tmp/m.txt" "$prom" | head -n 5 | tr '\n' ' ')"
 
+# uaccessctl prints the same text, for a cron job without the file.
+same=1
+for _ in $(seq 10); do
+	"$bin/uaccessctl" --socket "$tmp/ctl-b" status --format=openmetrics \
+		>"$tmp/ctl.txt" 2>"$tmp/ctl.err"
+	rc=$?
+	[ $rc = 0 ] && cmp -s "$tmp/ctl.txt" "$prom" && { same=0; break; }
+	sleep 1.2
+done
+check $same "uaccessctl status --format=openmetrics prints the file's text, exit 0" \
+	"rc $rc: $(head -c 300 "$tmp/ctl.err") $(diff "$tmp/ctl.txt" "$prom" | head -n 5 | tr '\n' ' ')"
+lint "$tmp/ctl.txt" "promtool check metrics: uaccessctl's text"
+"$bin/uaccessctl" --socket "$tmp/nowhere" status --format=openmetrics \
+	>"$tmp/ctl.txt" 2>"$tmp/ctl.err"
+rc=$?
+# This host's kernel has no uaccess_kaddr family: exit 3, "up 0" alone.
+check $([ $rc = 3 ] && [ "$(grep -v '^#' "$tmp/ctl.txt")" = "uaccess_kaddr_kernel_status_up 0" ]; echo $?) \
+	"without uaccessd and the kernel's family: status_up 0 alone, exit 3" \
+	"rc $rc: $(cat "$tmp/ctl.txt" "$tmp/ctl.err" | head -n 5 | tr '\n' ' ')"
+
 # A reload: another file, 2 functions; the old file stays as it was.
 prom2=$tmp/textfile/other.prom
 cp "$prom" "$tmp/before.prom"

@@ -40,6 +40,7 @@ struct fake {
 	/* control socket: the reply to each command, or an error */
 	int ctl_err;
 	const char *reply_status;
+	const char *reply_metrics;
 	const char *reply_sites;
 	const char *reply_reset;
 	const char *reply_reload;
@@ -97,6 +98,8 @@ static inline int fake_ctl_call(const char *path, const char *req,
 		return fake.ctl_err;
 	if (strstr(req, "\"cmd\":\"status\""))
 		r = fake.reply_status;
+	else if (strstr(req, "\"cmd\":\"metrics\""))
+		r = fake.reply_metrics;
 	else if (strstr(req, "\"cmd\":\"sites\""))
 		r = fake.reply_sites;
 	else if (strstr(req, "\"cmd\":\"reset\""))

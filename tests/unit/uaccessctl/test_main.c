@@ -222,6 +222,12 @@ static void bad_command_lines_exit_2(void **state)
 		  "uaccessctl: sites: --sort takes count, last or name, not ''\n" },
 		{ { "top", "--sort", "size" }, 3,
 		  "uaccessctl: top: --sort takes count, last or name, not 'size'\n" },
+		{ { "sites", "--format=openmetrics" }, 2,
+		  "uaccessctl: --format does not apply to 'sites' (see uaccessctl --help)\n" },
+		{ { "status", "--format", "xml" }, 3,
+		  "uaccessctl: status: --format takes text, json or openmetrics, not 'xml'\n" },
+		{ { "--json", "--format=openmetrics" }, 2,
+		  "uaccessctl: status: --format takes text, json or openmetrics (without --json), not 'openmetrics'\n" },
 		{ { "set" }, 1, NULL },
 	};
 	struct run r;
@@ -290,6 +296,19 @@ static void verb_options_reach_the_verb(void **state)
 	MAIN(&r, "monitor", "--timeout", "0.05");
 	assert_int_equal(r.code, UK_EXIT_OK);
 	assert_int_equal(fake.opens, 1);
+	run_free(&r);
+	both_up();
+	fake.reply_metrics =
+		"{\"ok\":true,\"cmd\":\"metrics\",\"version\":1,\"text\":\"x 1\\n\"}";
+	MAIN(&r, "--format=openmetrics");
+	assert_int_equal(r.code, UK_EXIT_OK);
+	uk_assert_text("stdout", r.out, "x 1\n");
+	uk_assert_text("request", fake.requests[0], "{\"cmd\":\"metrics\"}");
+	run_free(&r);
+	both_up();
+	MAIN(&r, "status", "--format", "json");
+	assert_int_equal(r.code, UK_EXIT_OK);
+	assert_int_equal(r.out[0], '{');
 	run_free(&r);
 	both_up();
 	MAIN(&r, "--kernel", "sites", "--json");

@@ -471,6 +471,117 @@ static void arguments_are_refused(void **state)
 	run_free(&r);
 }
 
+
+/* ---- --format=openmetrics ---- */
+
+static const struct uk_cli metrics = { .openmetrics = true };
+
+#define DAEMON_TEXT							\
+	"# HELP uaccessd_events_total Events received and parsed.\n"	\
+	"# TYPE uaccessd_events_total counter\n"			\
+	"uaccessd_events_total 14\n"
+
+/* The kernel's families of fake_status_fill(), as common/metrics.c writes them. */
+#define KERNEL_TEXT_START						\
+	"# HELP uaccess_kaddr_kernel_status_up Whether the kernel's status could be read (1) or not (0).\n" \
+	"# TYPE uaccess_kaddr_kernel_status_up gauge\n"		\
+	"uaccess_kaddr_kernel_status_up 1\n"
+
+static void openmetrics_prints_the_daemons_text_as_it_is(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.reply_metrics = "{\"ok\":true,\"cmd\":\"metrics\",\"version\":1,"
+			     "\"text\":\"" "# HELP uaccessd_events_total Events received and parsed.\\n"
+			     "# TYPE uaccessd_events_total counter\\n"
+			     "uaccessd_events_total 14\\n\"}";
+	fake.status.dropped = 3;	/* a loss is in the text, not the exit */
+	RUN(&r, uk_cli_status, metrics);
+	assert_int_equal(r.code, UK_EXIT_OK);
+	uk_assert_text("stdout", r.out, DAEMON_TEXT);
+	uk_assert_text("stderr", r.err, "");
+	uk_assert_text("request", fake.requests[0], "{\"cmd\":\"metrics\"}");
+	assert_int_equal(fake.ctl_calls, 1);
+	assert_int_equal(fake.opens, 0);
+	run_free(&r);
+}
+
+static void openmetrics_without_daemon_gives_the_kernel_part_and_exits_4(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.ctl_err = -ECONNREFUSED;
+	RUN(&r, uk_cli_status, metrics);
+	assert_int_equal(r.code, UK_EXIT_NO_DAEMON);
+	assert_true(!strncmp(r.out, KERNEL_TEXT_START,
+			     strlen(KERNEL_TEXT_START)));
+	assert_non_null(strstr(r.out, "\nuaccess_kaddr_mode{mode=\"report\"} 1\n"));
+	assert_non_null(strstr(r.out, "\nuaccess_kaddr_hits_total{kind=\"precheck\"} 12\n"));
+	assert_null(strstr(r.out, "uaccessd_"));
+	uk_assert_text("stderr", r.err, MSG_NO_DAEMON);
+	assert_int_equal(fake.opens, fake.closes);
+	run_free(&r);
+}
+
+static void openmetrics_without_anything_says_status_up_0_and_exits_3(void **state)
+{
+	struct run r;
+
+	both_up();
+	fake.ctl_err = -ENOENT;
+	fake.open_err = -ENOENT;
+	RUN(&r, uk_cli_status, metrics);
+	assert_int_equal(r.code, UK_EXIT_NO_KERNEL);
+	uk_assert_text("stdout", r.out,
+		       "# HELP uaccess_kaddr_kernel_status_up Whether the kernel's status could be read (1) or not (0).\n"
+		       "# TYPE uaccess_kaddr_kernel_status_up gauge\n"
+		       "uaccess_kaddr_kernel_status_up 0\n");
+	uk_assert_text("stderr", r.err, MSG_NO_DAEMON MSG_NO_KERNEL);
+	run_free(&r);
+}
+
+static void openmetrics_with_kernel_option_asks_no_daemon(void **state)
+{
+	struct uk_cli cli = metrics;
+	struct run r;
+
+	both_up();
+	cli.kernel = true;
+	RUN(&r, uk_cli_status, cli);
+	assert_int_equal(r.code, UK_EXIT_OK);
+	assert_int_equal(fake.ctl_calls, 0);
+	assert_true(!strncmp(r.out, KERNEL_TEXT_START,
+			     strlen(KERNEL_TEXT_START)));
+	uk_assert_text("stderr", r.err, "");
+	run_free(&r);
+}
+
+static void openmetrics_bad_replies_fall_back_and_exit_1(void **state)
+{
+	static const char *const bad[] = {
+		"{\"ok\":true,\"cmd\":\"metrics\",\"version\":1}",
+		"{\"ok\":true,\"cmd\":\"metrics\",\"version\":1,\"text\":7}",
+		"{\"ok\":true,\"cmd\":\"metrics\",\"version\":1,\"text\":null}",
+		"{\"ok\":false,\"cmd\":\"metrics\",\"version\":1,\"error\":\"unknown command\",\"errno\":95}",
+		"not json at all",
+	};
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		both_up();
+		fake.reply_metrics = bad[i];
+		RUN(&r, uk_cli_status, metrics);
+		assert_int_equal(r.code, UK_EXIT_FAILURE);
+		assert_true(!strncmp(r.out, KERNEL_TEXT_START,
+				     strlen(KERNEL_TEXT_START)));
+		assert_true(r.errlen > 0);
+		run_free(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest cli_status[] = {
@@ -497,6 +608,11 @@ int main(void)
 		cmocka_unit_test(get_status_failure_exits_1_with_the_kernel_message),
 		cmocka_unit_test(kernel_option_skips_the_daemon),
 		cmocka_unit_test(control_characters_are_not_printed),
+		cmocka_unit_test(openmetrics_prints_the_daemons_text_as_it_is),
+		cmocka_unit_test(openmetrics_without_daemon_gives_the_kernel_part_and_exits_4),
+		cmocka_unit_test(openmetrics_without_anything_says_status_up_0_and_exits_3),
+		cmocka_unit_test(openmetrics_with_kernel_option_asks_no_daemon),
+		cmocka_unit_test(openmetrics_bad_replies_fall_back_and_exit_1),
 		cmocka_unit_test(arguments_are_refused),
 	};
 
