@@ -19,7 +19,7 @@ help:
 	@echo "make system-check    boot a Debian 12 system with the .deb and the debug kernel, test the unit"
 	@echo "make daemon          build uaccessd (build/daemon)"
 	@echo "make install         install uaccessd, uaccessctl, man pages, completion, catalog (DESTDIR, PREFIX)"
-	@echo "make daemon-check    host tests of the daemon: unit (ASan+UBSan), journald, CLI, 30 s fuzz"
+	@echo "make daemon-check    host tests of the daemon: unit (ASan+UBSan), journald, CLI, Prometheus, 30 s fuzz"
 	@echo "make fuzz            each fuzz target for FUZZ_TIME seconds (default 600)"
 	@echo "make deb             Debian packages uaccessd, uaccess-kaddr-patches (build/pkg/*.deb)"
 	@echo "make rpm             the same as RPMs (build/pkg/rpm/RPMS)"

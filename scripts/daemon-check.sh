@@ -2,16 +2,18 @@
 # daemon-check.sh: the host-side daemon suites, each counted by tests/lib/tap.py:
 # the folder layout (tests/host/layout.py), the build (-Werror), the unit
 # tests and the host tests (journald, the CLI, the fleet, the metrics file
-# with promtool and node_exporter, the man pages) under ASan+UBSan, and
+# with promtool and node_exporter, the man pages) under ASan+UBSan, the
+# metrics files of three uaccessd through node_exporter into Prometheus
+# (tests/host/prometheus.t, uaccessd under ASan+UBSan), and
 # each fuzz target for FUZZ_TIME seconds (default 30: make check keeps
 # under 40 minutes on 2 cores; `make fuzz` runs 600) on its corpus.
 #
-#   daemon-check.sh [layout|unit|journald|fuzz]...     default: all of them
+#   daemon-check.sh [layout|unit|journald|prometheus|fuzz]...     default: all of them
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 san=$top/build/daemon-san
 status=0
-suites=${*:-layout unit journald fuzz}
+suites=${*:-layout unit journald prometheus fuzz}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
@@ -41,6 +43,11 @@ for s in $suites; do
 			"$top/tests/host/metrics.t" || status=1
 		UK_BIN=$san "$top/scripts/tap-suite.sh" manpages \
 			"$top/tests/host/manpages.t" || status=1
+		;;
+	prometheus)
+		make -s -C "$top/daemon" SAN=1 O="$san" all tools >/dev/null || status=1
+		UK_BIN=$san "$top/scripts/tap-suite.sh" prometheus \
+			"$top/tests/host/prometheus.t" || status=1
 		;;
 	fuzz)
 		"$top/scripts/tap-suite.sh" daemon-fuzz \
