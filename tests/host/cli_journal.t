@@ -15,21 +15,6 @@ bin=${UK_BIN:-$top/build/daemon}
 . "$top/tests/lib/journald.sh"
 uk_private_ns UK_CLI_JOURNAL_NS "$@"
 
-failed=0
-check() {	# check STATUS DESCRIPTION [WHY], counting failures
-	if [ "$1" = 0 ]; then
-		echo "ok - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok - $2${3:+ # $3}"
-	fi
-}
-# is WANT GOT DESCRIPTION
-is() {
-	[ "$1" = "$2" ]
-	check $? "$3" "want '$1', got '$2'"
-}
-
 tmp=$(mktemp -d /tmp/uk-cli-journal.XXXXXX)
 uk_journald_setup
 export TZ=UTC

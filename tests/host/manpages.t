@@ -5,16 +5,10 @@
 # option of `uaccessd --help` in uaccessd(8).  Prints TAP.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/lib/tap.sh"
 bin=${UK_BIN:-$top/build/daemon}
 man=$top/packaging/man
 
-check() {	# check STATUS DESCRIPTION [WHY]
-	if [ "$1" = 0 ]; then
-		echo "ok - $2"
-	else
-		echo "not ok - $2${3:+ # $3}"
-	fi
-}
 render() {
 	LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 "$1"
 }

@@ -16,6 +16,7 @@
 # TAP.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/lib/tap.sh"
 bin=${UK_BIN:-$top/build/daemon}
 
 if [ -z "${UK_METRICS_NS:-}" ]; then
@@ -24,22 +25,6 @@ if [ -z "${UK_METRICS_NS:-}" ]; then
 fi
 export LC_ALL=C
 
-failed=0
-check() {	# check STATUS DESCRIPTION [WHY]
-	if [ "$1" = 0 ]; then
-		echo "ok - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok - $2${3:+ # $3}"
-	fi
-}
-skip() {	# skip DESCRIPTION WHY
-	echo "ok - $1 # SKIP $2"
-}
-is() {		# is WANT GOT DESCRIPTION
-	[ "$1" = "$2" ]
-	check $? "$3" "want '$1', got '$2'"
-}
 
 for f in uaccessd tools/uk-genreplay; do
 	if [ ! -x "$bin/$f" ]; then

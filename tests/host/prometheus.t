@@ -35,20 +35,6 @@ here=$top/tests/host
 . "$top/tests/lib/journald.sh"
 uk_private_ns UK_PROMETHEUS_NS "$@"
 
-failed=0
-check() {	# check STATUS DESCRIPTION [WHY], counting failures
-	[ -n "${UK_PROM_TRACE:-}" ] && echo "# t=$SECONDS"
-	if [ "$1" = 0 ]; then
-		echo "ok - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok - $2${3:+ # $3}"
-	fi
-}
-is() {		# is WANT GOT DESCRIPTION
-	[ "$1" = "$2" ]
-	check $? "$3" "want '$1', got '$2'"
-}
 need() {	# need STATUS DESCRIPTION [WHY]: check, and stop here if not ok
 	check "$@"
 	[ "$1" = 0 ] || { echo "Bail out! $2"; exit 1; }

@@ -6,7 +6,10 @@
 #	uk_journald_setup		tmpfs /run and /var/log, $jdir
 #
 # so that the journald it starts (as root, without systemd as PID 1) is
-# its own and the host's journal, if any, is untouched.
+# its own and the host's journal, if any, is untouched.  It brings
+# tests/lib/tap.sh (check, is, skip) along.
+
+. "$top/tests/lib/tap.sh"
 
 # uk_private_ns NAME ARGS...: exec the calling script again under
 # unshare --mount unless the environment variable NAME says it is there.
@@ -25,14 +28,6 @@ uk_journald_setup() {
 	jdir=/run/log/journal
 }
 
-# check STATUS DESCRIPTION [WHY]: one TAP line
-check() {
-	if [ "$1" = 0 ]; then
-		echo "ok - $2"
-	else
-		echo "not ok - $2${3:+ # $3}"
-	fi
-}
 
 journald_pid=
 # start_journald [HOSTNAME]: a journald (in its own UTS namespace with that
