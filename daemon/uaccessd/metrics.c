@@ -228,6 +228,9 @@ static void daemon_families(struct uk_om *om, const struct uk_daemon *d)
 		p->overruns);
 	counter(om, "uaccessd_resyncs_total",
 		"Re-syncs of the per-site totals from the kernel.", p->resyncs);
+	counter(om, "uaccessd_sync_refused_total",
+		"Sites of a re-sync the daemon's table could not take (no events).",
+		p->sync_refused);
 	counter(om, "uaccessd_journal_failures_total",
 		"Journal entries journald refused.", p->journal.failed);
 	uk_om_family(om, "uaccessd_lost_events_total", UK_OM_COUNTER,
