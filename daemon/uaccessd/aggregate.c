@@ -60,6 +60,11 @@ static void site_insert(struct uk_agg *agg, struct uk_agg_site *s)
 	site_evict_to(agg, agg->p.max_sites);
 }
 
+/*
+ * The kernel's site key.  Direction 0 is its "unknown direction" (a #GP
+ * whose instruction did not decode), a site of its own; kind and helper
+ * are never 0 (the kernel has HELPER_UNKNOWN).
+ */
 static int key_from(uint64_t present, int a_ip, int a_kind, int a_helper,
 		    int a_dir, uint64_t ip, uint32_t kind, uint32_t helper,
 		    uint32_t dir, struct site_key *k)
@@ -67,7 +72,7 @@ static int key_from(uint64_t present, int a_ip, int a_kind, int a_helper,
 	uint64_t need = UK_BIT(a_ip) | UK_BIT(a_kind) |
 			UK_BIT(a_helper) | UK_BIT(a_dir);
 
-	if ((present & need) != need || !ip || !kind || !helper || !dir)
+	if ((present & need) != need || !ip || !kind || !helper)
 		return -EINVAL;
 	if (kind > UINT8_MAX || helper > UINT8_MAX || dir > UINT8_MAX)
 		return -ERANGE;

@@ -130,7 +130,7 @@ static void site_json(struct uk_daemon *d, struct uk_json *j,
 {
 	struct uk_agg_sample samples[UK_AGG_SAMPLES_MAX];
 	const struct uk_agg_stack *stack;
-	char hex[24];
+	char hex[24], dir[12];
 	size_t i, n;
 
 	uk_json_object_begin(j);
@@ -141,8 +141,10 @@ static void site_json(struct uk_daemon *d, struct uk_json *j,
 	uk_json_kv_str(j, "site_symbol", shown_symbol(s->symbol, addresses));
 	uk_json_kv_str(j, "kind", uk_enum_name(UK_ENUM_KIND, s->kind));
 	uk_json_kv_str(j, "helper", uk_enum_name(UK_ENUM_HELPER, s->helper));
+	/* 0, the unknown direction, as a number: as journal entries show it */
 	uk_json_kv_str(j, "direction",
-		       uk_enum_name(UK_ENUM_DIRECTION, s->direction));
+		       uk_enum_text(UK_ENUM_DIRECTION, s->direction, dir,
+				    sizeof(dir)));
 	uk_json_kv_u64(j, "count", s->count);
 	uk_json_kv_u64(j, "kernel_suppressed", s->kernel_suppressed);
 	uk_json_kv_u64(j, "kernel_reported", s->kernel_reported);

@@ -4,8 +4,8 @@
  * pipeline.c).  The input is a program of 3-byte steps: events with
  * numbers the fuzzer picks (gaps, duplicates, late and out-of-order
  * arrivals, several to a datagram), socket overruns, oversized datagrams,
- * dump-sites replies of a re-sync (some the site table refuses: no key,
- * the unknown direction 0), time passing and flushes.  After every step:
+ * dump-sites replies of a re-sync (the unknown direction 0 among them,
+ * and keyless ones the site table refuses), time passing and flushes.  After every step:
  *
  *   - every missing number is lost exactly once: of the numbers between
  *     the first one received and the highest, those not received are

@@ -1366,7 +1366,10 @@ static void events_without_a_complete_key_are_refused(void **state)
 		assert_null(s);
 		assert_false(fwd);
 	}
-	/* Present but 0: the uapi never sends 0. */
+	/*
+	 * Present but 0: the kernel never sends kind or helper 0 (it has
+	 * HELPER_UNKNOWN); direction 0 it does send, see below.
+	 */
 	event(&ev, 1, 1, 1);
 	ev.kind = 0;
 	assert_int_equal(uk_agg_add_event(agg, &ev, 0, NULL, &fwd), -EINVAL);
@@ -1374,13 +1377,44 @@ static void events_without_a_complete_key_are_refused(void **state)
 	ev.helper = 0;
 	assert_int_equal(uk_agg_add_event(agg, &ev, 0, NULL, &fwd), -EINVAL);
 	event(&ev, 1, 1, 1);
-	ev.direction = 0;
-	assert_int_equal(uk_agg_add_event(agg, &ev, 0, NULL, &fwd), -EINVAL);
-	event(&ev, 1, 1, 1);
 	ev.site_ip = 0;
 	assert_int_equal(uk_agg_add_event(agg, &ev, 0, NULL, &fwd), -EINVAL);
 	assert_int_equal(stats(agg).events, 0);
 	assert_int_equal(stats(agg).sites, 0);
+	uk_agg_free(agg);
+}
+
+/*
+ * Direction 0 is the kernel's "unknown direction" (a #GP whose instruction
+ * did not decode: arch/x86/mm/uaccess_kaddr.c): part of the kernel's site
+ * key like any direction, so a site of its own, from events and from
+ * dump-sites alike.
+ */
+static void unknown_direction_is_a_site_of_its_own(void **state)
+{
+	struct uk_agg *agg = agg_default();
+	const struct uk_agg_site *s, *s0;
+	struct uk_event ev;
+	struct uk_site ks;
+	bool fwd;
+
+	event(&ev, 1, 1, 1);
+	ev.direction = 0;
+	s0 = add(agg, &ev, 0, &fwd);
+	assert_int_equal(s0->direction, 0);
+	event(&ev, 1, 2, 1);
+	s = add(agg, &ev, 0, &fwd);
+	assert_ptr_not_equal(s, s0);
+	assert_int_equal(stats(agg).sites, 2);
+
+	site_msg(&ks, 1, 9, 0, 2);
+	ks.kind = ev.kind;
+	ks.helper = ev.helper;
+	ks.direction = 0;
+	assert_true(uk_agg_sync_site(agg, &ks, &s) >= 0);
+	assert_ptr_equal(s, uk_agg_find(agg, IP(1), ev.kind, ev.helper, 0));
+	assert_int_equal(s->count, 9);
+	assert_int_equal(stats(agg).sites, 2);
 	uk_agg_free(agg);
 }
 
@@ -1852,6 +1886,7 @@ int main(void)
 		cmocka_unit_test(find_id_returns_the_most_recent_site_of_a_slot),
 		cmocka_unit_test(reset_forgets_everything_but_the_parameters),
 		cmocka_unit_test(events_without_a_complete_key_are_refused),
+		cmocka_unit_test(unknown_direction_is_a_site_of_its_own),
 		cmocka_unit_test(out_of_range_values_are_refused),
 		cmocka_unit_test(null_arguments_are_refused),
 		cmocka_unit_test(unterminated_strings_are_cut_not_overrun),

@@ -4,7 +4,8 @@
  * daemon_ctl.c, source.c): a loop of status requests from an unprivileged
  * client costs the kernel one get-status per UK_REFRESH_NS, not one per
  * request, and the reply says how old the counters are; root's requests
- * read the kernel every time; a kernel that fails is reported.
+ * read the kernel every time; a kernel that fails is reported; a site of
+ * the unknown direction (0) is listed.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -26,6 +27,7 @@ static struct {
 	unsigned int get_status;
 	int err;
 	uint64_t hits;
+	bool gp_site;		/* dump-sites: a #GP site, direction unknown */
 } kernel;
 
 static int fake_get_status(struct uk_nl *nl, struct uk_status *st,
@@ -48,7 +50,26 @@ static int fake_dump_sites(struct uk_nl *nl,
 			   int (*cb)(const struct uk_site *site, void *data),
 			   void *data, char *why, size_t whylen)
 {
-	return 0;
+	struct uk_site s;
+
+	if (!kernel.gp_site)
+		return 0;
+	memset(&s, 0, sizeof(s));
+	s.site_id = 494;
+	s.site_ip = 0xffffffff811e6e58ULL;
+	snprintf(s.site_symbol, sizeof(s.site_symbol), "uk_gp_at_nop+0xa/0x30");
+	s.kind = UACCESS_KADDR_KIND_GP;
+	s.helper = UACCESS_KADDR_HELPER_UNKNOWN;
+	s.direction = 0;
+	s.count = 1;
+	s.present = 1ULL << UACCESS_KADDR_A_SITE_SITE_ID |
+		    1ULL << UACCESS_KADDR_A_SITE_SITE_IP |
+		    1ULL << UACCESS_KADDR_A_SITE_SITE_SYMBOL |
+		    1ULL << UACCESS_KADDR_A_SITE_KIND |
+		    1ULL << UACCESS_KADDR_A_SITE_HELPER |
+		    1ULL << UACCESS_KADDR_A_SITE_DIRECTION |
+		    1ULL << UACCESS_KADDR_A_SITE_COUNT;
+	return cb(&s, data);
 }
 
 static ssize_t fake_events_recv(struct uk_nl *nl, void *buf, size_t len)
@@ -236,6 +257,44 @@ static void metrics_is_the_file_with_status_freshness(void **state)
 	free(t);
 }
 
+/*
+ * The site the kernel keeps of KUnit's undecoded #GP: merged at the
+ * re-sync of the sites request, listed with its direction as a number
+ * (as journal entries and uaccessctl --kernel show it), and no loss.
+ */
+static void site_of_unknown_direction_is_listed(void **state)
+{
+	static const char req[] = "{\"cmd\":\"sites\"}";
+	struct uk_peer peer = { .pid = 1, .uid = 0, .gid = 0 };
+	const struct uk_json_value *sites, *s;
+	struct uk_json_value *v;
+	const char *str = NULL;
+	uint64_t u = 0;
+	char *reply;
+	size_t len;
+
+	kernel.gp_site = true;
+	assert_int_equal(uk_ctl_handle(&uk_daemon_ctl_ops, &d, &peer, req,
+				       sizeof(req) - 1, &reply, &len), 0);
+	assert_int_equal(uk_json_parse(reply, len, &v, NULL, 0), 0);
+	uk_ctl_reply_free(reply);
+	sites = uk_json_object_get(v, "sites");
+	assert_int_equal(uk_json_array_len(sites), 1);
+	s = uk_json_array_at(sites, 0);
+	assert_int_equal(uk_json_get_str(uk_json_object_get(s, "direction"),
+					 &str), 0);
+	assert_string_equal(str, "0");
+	assert_int_equal(uk_json_get_str(uk_json_object_get(s, "kind"), &str),
+			 0);
+	assert_string_equal(str, "gp");
+	assert_int_equal(uk_json_get_u64(uk_json_object_get(s, "count"), &u),
+			 0);
+	assert_int_equal(u, 1);
+	uk_json_value_free(v);
+	assert_int_equal(d.pipe.sync_refused, 0);
+	assert_int_equal(uk_pipeline_lost(&d.pipe), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest daemon_ctl[] = {
@@ -248,6 +307,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			metrics_is_the_file_with_status_freshness, setup,
 			teardown),
+		cmocka_unit_test_setup_teardown(
+			site_of_unknown_direction_is_listed, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(daemon_ctl, NULL, NULL);

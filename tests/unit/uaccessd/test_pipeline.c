@@ -1181,13 +1181,14 @@ static void dump_sites_reply_not_merged_is_counted_not_lost(void **state)
 
 /*
  * bench-smoke's flood of one site as uaccessd met it.  It subscribes while
- * the kernel's table holds a site its own table refuses (that of a #GP
- * whose instruction did not decode: direction 0, which KUnit leaves from
- * boot), reads the status again while the script waits for it, resets the
- * kernel through the control socket and re-syncs (the site has no hits
- * now: skipped); then 300 hits: 121 sent, 179 dropped by the kernel.  Lost
- * is the kernel's 179, as before the flood it was 0: the refused reply was
- * counted as a malformed message, so 1 and then 180.
+ * the kernel's table holds the site of a #GP whose instruction did not
+ * decode (direction 0, which KUnit leaves from boot; uaccessd's table
+ * refused it until it took direction 0), reads the status again while
+ * the script waits for it, resets the kernel through the control socket
+ * and re-syncs (the site has no hits now: skipped); then 300 hits: 121
+ * sent, 179 dropped by the kernel.  Lost is the kernel's 179, as before
+ * the flood it was 0: the refused reply was counted as a malformed
+ * message, so 1 and then 180.
  */
 static void refused_dump_reply_before_a_reset_adds_no_loss(void **state)
 {
@@ -1232,6 +1233,7 @@ static void refused_dump_reply_before_a_reset_adds_no_loss(void **state)
 	/* pipeline.sh: base=$(pending); before=$(status ...) */
 	kernel_status(0, 0, old.last_seq);
 	assert_int_equal(pl.events, 0);
+	assert_int_equal(pl.sync_refused, 0);
 	assert_lost(0);
 
 	/* the flood: the first 121 hits sent, the other 179 dropped */
@@ -1243,6 +1245,53 @@ static void refused_dump_reply_before_a_reset_adds_no_loss(void **state)
 	assert_int_equal(pl.loss[UK_LOSS_KERNEL_DROPPED], 179);
 	/* uk_daemon_check compare ... exact: 121 + lost == 121 + 179 */
 	assert_lost(179);
+}
+
+/*
+ * Direction 0 is the kernel's "unknown direction" (a #GP whose instruction
+ * did not decode): its events are aggregated and journaled like any, and
+ * its site merges from dump-sites; neither is malformed, neither is lost.
+ */
+static void unknown_direction_is_taken_not_malformed(void **state)
+{
+	const struct uk_agg_site *s;
+	struct uk_event ev;
+	struct uk_site ks;
+
+	start(NULL);
+	kernel_status(0, 0, 10);
+	fill(&ev, 11, 5);
+	ev.kind = UACCESS_KADDR_KIND_GP;
+	ev.helper = UACCESS_KADDR_HELPER_UNKNOWN;
+	ev.direction = 0;
+	feed_event(&ev, T0);
+	assert_int_equal(pl.events, 1);
+	assert_int_equal(pl.journaled, 1);
+	assert_int_equal(pl.malformed, 0);
+	assert_lost(0);
+	assert_string_equal(uk_rec_val(nth(MSGID, UK_MSGID_EVENT, 0),
+				       "UACCESS_DIRECTION"), "0");
+
+	memset(&ks, 0, sizeof(ks));
+	ks.site_id = 5;
+	ks.site_ip = ev.site_ip;
+	ks.kind = ev.kind;
+	ks.helper = ev.helper;
+	ks.direction = 0;
+	ks.count = 3;
+	ks.present = (1ULL << UACCESS_KADDR_A_SITE_SITE_ID) |
+		     (1ULL << UACCESS_KADDR_A_SITE_SITE_IP) |
+		     (1ULL << UACCESS_KADDR_A_SITE_KIND) |
+		     (1ULL << UACCESS_KADDR_A_SITE_HELPER) |
+		     (1ULL << UACCESS_KADDR_A_SITE_DIRECTION) |
+		     (1ULL << UACCESS_KADDR_A_SITE_COUNT);
+	uk_pipeline_sync_site(&pl, &ks);
+	assert_int_equal(pl.sync_refused, 0);
+	s = uk_agg_find(pl.agg, ks.site_ip, ks.kind, ks.helper, 0);
+	assert_non_null(s);
+	assert_int_equal(s->count, 3);
+	assert_int_equal(s->events, 1);
+	assert_lost(0);
 }
 
 /* ---- JSON and configuration ---- */
@@ -1502,6 +1551,7 @@ int main(void)
 		T(dump_sites_reply_is_merged_into_the_table),
 		T(dump_sites_reply_not_merged_is_counted_not_lost),
 		T(refused_dump_reply_before_a_reset_adds_no_loss),
+		T(unknown_direction_is_taken_not_malformed),
 		T(json_numbers_are_the_counters),
 		T(json_has_no_journal_error_before_one),
 		T(set_config_with_bad_values_changes_nothing),

@@ -172,14 +172,18 @@ static int cmd_compare(const char *sock, const char *label, bool exact)
 		devents += num(site, "events");
 		for (j = 0; j < kd.n; j++) {
 			struct uk_site *k = &kd.v[j].s;
-			char ip[24];
+			char ip[24], kb[12], hb[12], db[12];
 
+			/* uk_enum_text: the unknown direction 0 has no name */
 			snprintf(ip, sizeof(ip), "0x%016" PRIx64, k->site_ip);
 			if (kd.v[j].matched || strcmp(str(site, "site_ip"), ip) ||
-			    strcmp(str(site, "kind"), uk_enum_name(UK_ENUM_KIND, k->kind)) ||
-			    strcmp(str(site, "helper"), uk_enum_name(UK_ENUM_HELPER, k->helper)) ||
+			    strcmp(str(site, "kind"),
+				   uk_enum_text(UK_ENUM_KIND, k->kind, kb, sizeof(kb))) ||
+			    strcmp(str(site, "helper"),
+				   uk_enum_text(UK_ENUM_HELPER, k->helper, hb, sizeof(hb))) ||
 			    strcmp(str(site, "direction"),
-				   uk_enum_name(UK_ENUM_DIRECTION, k->direction)))
+				   uk_enum_text(UK_ENUM_DIRECTION, k->direction, db,
+						sizeof(db))))
 				continue;
 			kd.v[j].matched = true;
 			if (num(site, "count") != k->count) {
