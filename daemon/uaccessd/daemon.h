@@ -98,6 +98,8 @@ void uk_source_stop(struct uk_daemon *d);
 int uk_source_resync(struct uk_daemon *d);
 /* Re-read the kernel's status alone into d->kstatus; 0 or -errno. */
 int uk_source_status(struct uk_daemon *d);
+/* Whether d->kstatus holds a reading of the kernel this daemon has. */
+bool uk_source_status_known(const struct uk_daemon *d);
 /* Read what the events socket holds now: true if a batch's worth is left. */
 bool uk_source_drain(struct uk_daemon *d);
 

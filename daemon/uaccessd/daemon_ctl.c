@@ -60,7 +60,7 @@ static void kernel_json(struct uk_daemon *d, const struct uk_ctl_request *req,
 
 	refresh_status(d, req);
 	now = uk_time_now_ns();
-	available = d->nl && d->kstatus_ns && !d->kstatus_err;
+	available = uk_source_status_known(d);
 	uk_json_key(j, "kernel");
 	uk_json_object_begin(j);
 	uk_json_kv_bool(j, "available", available);

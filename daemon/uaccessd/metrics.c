@@ -237,8 +237,7 @@ static void daemon_families(struct uk_om *om, const struct uk_daemon *d)
 		     "Events lost, by cause (site-evicted counts sites).");
 	for (r = 0; r < UK_LOSS_NR; r++)
 		uk_om_sample_u64(om, &(struct uk_om_label){ "cause",
-				 uk_loss_name(r) }, 1, r == UK_LOSS_JOURNAL ?
-				 p->journal_lost : p->loss[r]);
+				 uk_loss_name(r) }, 1, uk_pipeline_loss(p, r));
 	gauge(om, "uaccessd_sites", "Call sites in the daemon's table.",
 	      st.sites);
 	gauge(om, "uaccessd_sites_max",
@@ -256,11 +255,10 @@ static void daemon_families(struct uk_om *om, const struct uk_daemon *d)
 
 int uk_metrics_text(const struct uk_daemon *d, char **text, size_t *len)
 {
-	bool known = d->nl && d->kstatus_ns && !d->kstatus_err;
 	struct uk_om om;
 
 	uk_om_init(&om);
-	uk_metrics_kernel(&om, known ? &d->kstatus : NULL);
+	uk_metrics_kernel(&om, uk_source_status_known(d) ? &d->kstatus : NULL);
 	daemon_families(&om, d);
 	return uk_om_finish(&om, text, len);
 }
@@ -326,12 +324,12 @@ static uint64_t change_mark(const struct uk_daemon *d)
 {
 	const struct uk_pipeline *p = &d->pipe;
 	uint64_t mark = p->datagrams + p->overruns + p->resyncs +
-			p->journal.failed + p->journal_lost + d->reloads +
-			d->reload_failures + d->resets;
+			p->journal.failed + d->reloads + d->reload_failures +
+			d->resets;
 	enum uk_loss r;
 
 	for (r = 0; r < UK_LOSS_NR; r++)
-		mark += p->loss[r];
+		mark += uk_pipeline_loss(p, r);
 	return mark;
 }
 
@@ -405,7 +403,7 @@ static int on_post(sd_event_source *s, void *userdata)
 	struct uk_daemon *d = userdata;
 	uint64_t when;
 
-	if (!d->cfg.metrics_file || change_mark(d) == d->metrics_mark)
+	if (change_mark(d) == d->metrics_mark)
 		return 0;
 	when = d->metrics_written_ns + UK_METRICS_MIN_GAP_NS;
 	if (when < d->metrics_next_ns || !d->metrics_next_ns)
@@ -440,6 +438,8 @@ void uk_metrics_reconfigure(struct uk_daemon *d)
 
 	if (!d->metrics_timer)
 		return;
+	sd_event_source_set_enabled(d->metrics_watch, d->cfg.metrics_file ?
+				    SD_EVENT_ON : SD_EVENT_OFF);
 	if (!d->cfg.metrics_file) {
 		arm(d, 0);
 		return;

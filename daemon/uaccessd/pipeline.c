@@ -548,16 +548,23 @@ void uk_pipeline_flush(struct uk_pipeline *p)
 	report_other(p, UK_LOSS_EVICTED, NULL);
 }
 
+/* Event entries the journal refused are counted as they happen. */
+uint64_t uk_pipeline_loss(const struct uk_pipeline *p, enum uk_loss reason)
+{
+	return reason == UK_LOSS_JOURNAL ? p->journal_lost : p->loss[reason];
+}
+
 /*
  * Events lost on their way to the journal, each counted once; events the
- * journal refused are in it (other entries it refused are not events), site-table overflows and evictions are not
- * (those hits were counted, only not attributed to their site).
+ * journal refused are in it (other entries it refused are not events),
+ * site-table overflows and evictions are not (those hits were counted,
+ * only not attributed to their site).
  */
 uint64_t uk_pipeline_lost(const struct uk_pipeline *p)
 {
 	return p->loss[UK_LOSS_KERNEL_DROPPED] + p->loss[UK_LOSS_SEQ_GAP] +
 	       p->loss[UK_LOSS_OVERRUN] + p->loss[UK_LOSS_MALFORMED] +
-	       p->journal_lost;
+	       uk_pipeline_loss(p, UK_LOSS_JOURNAL);
 }
 
 void uk_pipeline_json(const struct uk_pipeline *p, struct uk_json *j)
@@ -593,8 +600,7 @@ void uk_pipeline_json(const struct uk_pipeline *p, struct uk_json *j)
 	uk_json_key(j, "loss");
 	uk_json_object_begin(j);
 	for (r = 0; r < UK_LOSS_NR; r++)
-		uk_json_kv_u64(j, uk_loss_name(r), r == UK_LOSS_JOURNAL ?
-			       p->journal_lost : p->loss[r]);
+		uk_json_kv_u64(j, uk_loss_name(r), uk_pipeline_loss(p, r));
 	uk_json_object_end(j);
 	uk_json_kv_u64(j, "lost", uk_pipeline_lost(p));
 }

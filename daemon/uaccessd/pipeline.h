@@ -131,6 +131,8 @@ void uk_pipeline_tick(struct uk_pipeline *p, uint64_t now_ns);
 void uk_pipeline_flush(struct uk_pipeline *p);
 
 uint64_t uk_pipeline_lost(const struct uk_pipeline *p);
+/* The events lost for @reason (site-evicted: sites), as the loss entries. */
+uint64_t uk_pipeline_loss(const struct uk_pipeline *p, enum uk_loss reason);
 /* Daemon counters and loss as JSON keys of the current object. */
 void uk_pipeline_json(const struct uk_pipeline *p, struct uk_json *j);
 

@@ -60,6 +60,11 @@ int uk_source_status(struct uk_daemon *d)
 	return r;
 }
 
+bool uk_source_status_known(const struct uk_daemon *d)
+{
+	return d->nl && d->kstatus_ns && !d->kstatus_err;
+}
+
 int uk_source_resync(struct uk_daemon *d)
 {
 	char why[256];
