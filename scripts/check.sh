@@ -73,13 +73,15 @@ gate kernel-debug scripts/kernel-build.sh debug
 debug_built=$?
 wait "$host_pid"
 cat build/logs/host-suites.log
+# Mainline (Linux 7.3) first: the debug kernel, then the build gates and the
+# syzbot-like kernel; the 6.12 backport last.
 if [ "$debug_built" = 0 ]; then
 	suite vm-debug tests/vm/check.sh debug/5 debug/4 \
 		debug/5/uaccess_kaddr=warn debug/5/uaccess_kaddr=count \
 		debug/5/uaccess_kaddr=off debug/5/uaccess_kaddr_access=allow \
 		debug/4/uaccess_kaddr=warn,panic_on_warn=1,kunit.enable=0
 	suite lint scripts/tap-suite.sh lint scripts/kernel-lint.sh
-	suite spec scripts/tap-suite.sh spec python3 tests/kernel/spec_check.py build/linux
+	suite spec scripts/tap-suite.sh spec python3 tests/kernel/spec_check.py build/linux-7.3
 	gate rootfs rootfs_ready
 	suite system scripts/tap-suite.sh system tests/system/check.sh
 	suite bench-smoke scripts/tap-suite.sh bench-smoke tests/bench/bench.sh --smoke
@@ -94,6 +96,11 @@ fi
 if gate kernel-kasan scripts/kernel-build.sh kasan; then
 	suite uninstrumented scripts/tap-suite.sh uninstrumented tests/kernel/uninstrumented.sh build/kernel/kasan
 	suite vm-kasan tests/vm/check.sh kasan/5 kasan/4
+fi
+# The 6.12 LTS backport, built like Debian 13's kernel: the same suites.
+if gate kernel-6.12-debug scripts/kernel-build.sh 6.12-debug; then
+	suite vm-6.12-debug tests/vm/check.sh 6.12-debug/5 6.12-debug/4 \
+		6.12-debug/5/uaccess_kaddr=warn
 fi
 
 echo "== done in $(elapsed)"

@@ -14,6 +14,46 @@ debhelper lintian fakeroot rpm debootstrap e2fsprogs systemd-journal-remote
 prometheus prometheus-node-exporter
 "
 
+# Mainline's source, Linux 7.3 from trixie-backports, is fetched through a
+# private sources list (the machine's own apt sources stay as they are) into
+# build/src/.  The series is tested with this version; a newer 7.3.y that has
+# replaced it in the archive is taken with a warning.
+LINUX_73_VERSION=7.3.4-1~bpo13+1
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+src_dir=$top/build/src
+tarball_73=$src_dir/linux-source-7.3.tar.xz
+
+fetch_linux_73() {
+	[ -f "$tarball_73" ] && return 0
+	if [ "$(id -u)" != 0 ]; then
+		echo "deps.sh: $tarball_73 missing; run as root to fetch linux-source-7.3" >&2
+		return 1
+	fi
+	apt_dir=$src_dir/apt
+	rm -rf "$apt_dir"
+	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+	echo 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie-backports main' \
+		>"$apt_dir/sources.list"
+	set -- -o Dir::Etc::SourceList="$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache" \
+		-o Debug::NoLocking=1 -q
+	echo "deps.sh: fetching linux-source-7.3 ($LINUX_73_VERSION) from trixie-backports"
+	apt-get "$@" update >/dev/null
+	(
+		cd "$apt_dir"
+		if ! apt-get "$@" download "linux-source-7.3=$LINUX_73_VERSION" 2>/dev/null; then
+			echo "deps.sh: warning: linux-source-7.3 $LINUX_73_VERSION is no longer in the archive; taking its newest 7.3" >&2
+			apt-get "$@" download linux-source-7.3
+		fi
+	) 2>&1 | grep -v 'unsandboxed as root' >&2 || true
+	deb=$(ls "$apt_dir"/linux-source-7.3_*.deb 2>/dev/null | head -n 1)
+	[ -n "$deb" ] || { echo "deps.sh: linux-source-7.3 could not be downloaded" >&2; return 1; }
+	dpkg-deb --fsys-tarfile "$deb" | tar -xf - -O ./usr/src/linux-source-7.3.tar.xz >"$tarball_73.tmp"
+	mv "$tarball_73.tmp" "$tarball_73"
+	rm -rf "$apt_dir"
+}
+
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
@@ -22,6 +62,7 @@ for p in $PKGS; do
 done
 
 if [ -z "$missing" ]; then
+	fetch_linux_73
 	exit 0
 fi
 
@@ -35,3 +76,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing
+fetch_linux_73

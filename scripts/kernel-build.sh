@@ -3,7 +3,10 @@
 #
 #   kernel-build.sh VARIANT
 #
-# Variants (config fragments from kernel/configs/, merged on tinyconfig):
+# VARIANT is CONFIG for mainline (Linux 7.3) or 6.12-CONFIG for the LTS
+# backport (scripts/kernel-line.sh).  A line's own fragment of the same name
+# (kernel/configs/6.12/F.config) is merged right after fragment F.
+# Configurations (fragments from kernel/configs/, merged on tinyconfig):
 #   debug     base + debug             test kernel: detector, KUnit, test module
 #   kasan     base + debug + kasan     clang (LLVM=-19), PREEMPT, KASAN, KCOV:
 #                                      the way syzbot builds
@@ -15,19 +18,23 @@
 #   bench-kasan  base + bench + kasan  the same with KASAN, KCOV, PREEMPT (gcc,
 #                                      like bench and unpatched)
 #   unpatched base + bench + unpatched the pristine tree (no patch at all),
-#                                      in build/linux-base: the baseline
+#                                      in build/linux-LINE-base: the baseline
 #
 # Output: build/kernel/VARIANT/{arch/x86/boot/bzImage,vmlinux,modroot/}.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 variant=${1:?usage: kernel-build.sh VARIANT}
+# shellcheck source=scripts/kernel-line.sh
+. "$top/scripts/kernel-line.sh"
+kernel_line_set "$(kernel_line_of "$variant")"
+config=$(kernel_config_of "$variant")
 cfgdir=$top/kernel/configs
-tree=${KERNEL_TREE:-$top/build/linux}
+tree=$line_tree
 out=$top/build/kernel/$variant
 jobs=${JOBS:-$(nproc)}
 
-case "$variant" in
+case "$config" in
 debug) frags="base debug" ;;
 kasan) frags="base debug kasan" ;;
 nodetect) frags="nodetect" ;;
@@ -41,24 +48,24 @@ esac
 # The syzbot-like variant is built with clang: asm goto with outputs, the
 # code path of every inlined __get_user() there.
 toolchain=()
-case "$variant" in
+case "$config" in
 kasan) toolchain=(LLVM=-19) ;;
 esac
 
 # KERNEL_NO_SYNC=1 builds the tree as it is (for developing patches in it).
 if [ -z "${KERNEL_NO_SYNC:-}" ]; then
-	"$top/scripts/kernel-tree.sh" sync --inject
+	"$top/scripts/kernel-tree.sh" --line "$line" sync --inject
 fi
 
 # The unpatched kernel builds from a worktree of the base commit, so that the
 # patched tree keeps its files (and kbuild its timestamps).
-if [ "$variant" = unpatched ]; then
-	base=$("$top/scripts/kernel-tree.sh" base)
-	tree=$top/build/linux-base
+if [ "$config" = unpatched ]; then
+	base=$("$top/scripts/kernel-tree.sh" --line "$line" base)
+	tree=$line_tree-base
 	if [ "$(git -C "$tree" rev-parse -q --verify HEAD 2>/dev/null)" != "$base" ]; then
 		rm -rf "$tree"
-		git -C "$top/build/linux" worktree prune
-		git -C "$top/build/linux" worktree add -q --detach "$tree" "$base"
+		git -C "$line_tree" worktree prune
+		git -C "$line_tree" worktree add -q --detach "$tree" "$base"
 	fi
 fi
 
@@ -66,6 +73,9 @@ mkdir -p "$out"
 fragfiles=()
 for f in $frags; do
 	fragfiles+=("$cfgdir/$f.config")
+	if [ -f "$cfgdir/$line/$f.config" ]; then
+		fragfiles+=("$cfgdir/$line/$f.config")
+	fi
 done
 
 # Reconfigure only when a fragment or a Kconfig file changed, so that an

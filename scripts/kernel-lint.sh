@@ -1,33 +1,41 @@
 #!/bin/bash
 # kernel-lint.sh: the kernel quality gates, as TAP lines.
-#  - checkpatch --strict on every patch of the series (build/series), run
-#    inside the tree so that the SPDX and commit checks work: no ERROR, no
-#    WARNING (CHECKs are listed; docs/kernel-patches.md justifies them);
-#  - sparse (make C=2) on every new kernel source file, in the debug build.
+#  - checkpatch --strict on every patch of both series (build/series for
+#    mainline, build/series-6.12 for the backport), run inside the line's
+#    tree so that the SPDX and commit checks work: no ERROR, no WARNING
+#    (CHECKs are listed; docs/kernel-patches.md justifies them);
+#  - sparse (make C=2) on every new kernel source file, in the debug build
+#    of each line (build/kernel/debug, build/kernel/6.12-debug) that exists.
 # FILE_PATH_CHANGES ("does MAINTAINERS need updating?") is ignored: each
 # patch that adds a file adds it to the MAINTAINERS entry.  So is
-# UNKNOWN_COMMIT_ID: build/linux is a release tarball without history, where
+# UNKNOWN_COMMIT_ID: the trees are release tarballs without history, where
 # the commits that Fixes: tags name cannot be looked up.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-tree=$top/build/linux
+# shellcheck source=scripts/kernel-line.sh
+. "$top/scripts/kernel-line.sh"
 # checkpatch's helpers want Debian's python3 with ply and git modules.
 export PATH=/usr/bin:$PATH
 
 "$top/scripts/kernel-series.sh" >/dev/null || { echo "not ok - kernel-series.sh"; exit 0; }
-for p in "$top"/build/series/0*.patch; do
-	name=$(basename "$p")
-	[ "$name" = 0000-cover-letter.patch ] && continue
-	out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --terse --showfile \
-		--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID "$p" 2>&1)
-	bad=$(echo "$out" | grep -E ': (ERROR|WARNING):')
-	checks=$(echo "$out" | grep -c ': CHECK:')
-	if [ -z "$bad" ] && ! echo "$out" | grep -q 'total: [1-9][0-9]* errors'; then
-		echo "ok - checkpatch --strict $name ($checks checks)"
-	else
-		echo "not ok - checkpatch --strict $name"
-		echo "$out" | sed 's/^/# /'
-	fi
+for l in $KERNEL_LINES; do
+	kernel_line_set "$l"
+	series=$top/build/series
+	[ "$line" = "$KERNEL_MAINLINE" ] || series=$top/build/series-$line
+	for p in "$series"/0*.patch; do
+		name=$(basename "$p")
+		[ "$name" = 0000-cover-letter.patch ] && continue
+		out=$(cd "$line_tree" && perl scripts/checkpatch.pl --strict --terse --showfile \
+			--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID "$p" 2>&1)
+		bad=$(echo "$out" | grep -E ': (ERROR|WARNING):')
+		checks=$(echo "$out" | grep -c ': CHECK:')
+		if [ -z "$bad" ] && ! echo "$out" | grep -q 'total: [1-9][0-9]* errors'; then
+			echo "ok - checkpatch --strict $line $name ($checks checks)"
+		else
+			echo "not ok - checkpatch --strict $line $name"
+			echo "$out" | sed 's/^/# /'
+		fi
+	done
 done
 
 # sparse on the files the series adds or changes, compiled in the debug build
@@ -36,15 +44,20 @@ objs="mm/uaccess_kaddr/core.o mm/uaccess_kaddr/report.o mm/uaccess_kaddr/object.
 mm/uaccess_kaddr/debugfs.o mm/uaccess_kaddr/netlink.o mm/uaccess_kaddr/uaccess_kaddr_test.o
 arch/x86/mm/uaccess_kaddr.o lib/test_uaccess_kaddr.o arch/x86/mm/extable.o
 arch/x86/kernel/traps.o"
-out=$(make -s -C "$tree" O="$top/build/kernel/debug" C=2 $objs 2>&1)
-rc=$?
-warn=$(echo "$out" | grep -E 'warning:|error:')
-if [ "$rc" = 0 ] && [ -z "$warn" ]; then
-	echo "ok - sparse (make C=2) on the new files is clean"
-else
-	echo "not ok - sparse (make C=2) on the new files is clean"
-	echo "$out" | sed 's/^/# /' | head -n 40
-fi
+for variant in debug 6.12-debug; do
+	[ -f "$top/build/kernel/$variant/vmlinux" ] || continue
+	kernel_line_set "$(kernel_line_of "$variant")"
+	# shellcheck disable=SC2086
+	out=$(make -s -C "$line_tree" O="$top/build/kernel/$variant" C=2 $objs 2>&1)
+	rc=$?
+	warn=$(echo "$out" | grep -E 'warning:|error:')
+	if [ "$rc" = 0 ] && [ -z "$warn" ]; then
+		echo "ok - sparse (make C=2) on the new files is clean ($variant)"
+	else
+		echo "not ok - sparse (make C=2) on the new files is clean ($variant)"
+		echo "$out" | sed 's/^/# /' | head -n 40
+	fi
+done
 
 # The static key, the access knob and the reporter entries are for GPL
 # modules only: a proprietary module cannot switch the detector off.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write the kernel series as complete, upstream-style patches, without a kernel tree.
 
-  series-export.py OUTDIR
+  series-export.py [--line 6.12] OUTDIR
 
 kernel/patches/series lists each stored patch with the overlay files that the
 same change adds (see scripts/kernel-tree.sh).  The overlay files are pure
@@ -14,18 +14,25 @@ format-patch writes it, from `git apply --numstat --summary` (no tree needed).  
   series                    the patch names in order (quilt reads it)
 
 The result applies with `git am`, `git apply`, `patch -p1` or quilt to the
-same Linux 6.12 tree as `make kernel-series` output (which needs build/linux
+same Linux 7.3 tree as `make kernel-series` output (which needs build/linux-7.3
 and has six lines of context where this keeps the stored patches' three).
-kernel/inject (test-only) is never read.
+With --line 6.12 it writes the LTS backport instead (kernel/backport-6.12/series,
+each patch from kernel/backport-6.12/ where the backport has its own version,
+else mainline's; a backport's hunks on the overlay files of its own change are
+applied to them, as scripts/kernel-tree.sh does), subjects [PATCH 6.12 n/N],
+for a Linux 6.12 tree.  kernel/inject (test-only) is never read.
 """
 import hashlib
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PATCHES = os.path.join(TOP, 'kernel', 'patches')
+BACKPORTS = {'6.12': os.path.join(TOP, 'kernel', 'backport-6.12')}
 ZERO_FROM = 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
 
 
@@ -39,14 +46,14 @@ def read_text(path):
         return fh.read()
 
 
-def read_series():
+def read_series(series_dir):
     entries = []
-    for line in read_text(os.path.join(PATCHES, 'series')).splitlines():
+    for line in read_text(os.path.join(series_dir, 'series')).splitlines():
         line = line.split('#', 1)[0].split()
         if line:
             entries.append((line[0], line[1:]))
     if not entries:
-        die('kernel/patches/series lists no patch')
+        die(f'{os.path.relpath(series_dir, TOP)}/series lists no patch')
     return entries
 
 
@@ -116,9 +123,9 @@ def new_file_diff(path, data):
     return ''.join(out)
 
 
-def git_apply(args, diff):
+def git_apply(args, diff, cwd='/'):
     r = subprocess.run(['git', 'apply'] + args + ['-'], input=diff, capture_output=True,
-                       text=True, errors='surrogateescape', cwd='/')
+                       text=True, errors='surrogateescape', cwd=cwd)
     if r.returncode != 0:
         die(f'git apply {" ".join(args)}: {r.stderr.strip()}')
     return r.stdout
@@ -187,12 +194,36 @@ def header(headers, key):
     return None
 
 
+def adapted_overlay(name, path, block):
+    """The overlay file PATH with a backport's BLOCK (its hunks on it) applied."""
+    with tempfile.TemporaryDirectory() as tmp:
+        dest = os.path.join(tmp, path)
+        os.makedirs(os.path.dirname(dest))
+        shutil.copyfile(overlay_path(path), dest)
+        r = subprocess.run(['git', 'apply', '-'], input=block, capture_output=True,
+                           text=True, errors='surrogateescape', cwd=tmp)
+        if r.returncode != 0:
+            die(f'{name}: its hunks on {path} do not apply: {r.stderr.strip()}')
+        with open(dest, 'rb') as fh:
+            return fh.read()
+
+
 def main(argv):
-    if len(argv) != 2:
+    args = argv[1:]
+    line = None
+    if args[:1] == ['--line'] and len(args) >= 2:
+        line = args[1]
+        args = args[2:]
+        if line not in BACKPORTS:
+            die(f'--line {line}: no such backport (have: {", ".join(BACKPORTS)})')
+    if len(args) != 1:
         print(__doc__, file=sys.stderr)
         return 2
-    out = argv[1]
-    entries = read_series()
+    out = args[0]
+    series_dir = BACKPORTS[line] if line else PATCHES
+    patch_dirs = [series_dir, PATCHES] if line else [PATCHES]
+    prefix = f'PATCH {line}' if line else 'PATCH'
+    entries = read_series(series_dir)
     total = len(entries)
     os.makedirs(out, exist_ok=True)
     for f in os.listdir(out):
@@ -201,15 +232,20 @@ def main(argv):
 
     shortlog, authors = [], []
     for n, (name, files) in enumerate(entries, 1):
-        path = os.path.join(PATCHES, name)
-        if not os.path.isfile(path):
+        path = next((os.path.join(d, name) for d in patch_dirs
+                     if os.path.isfile(os.path.join(d, name))), None)
+        if not path:
             die(f'{name}: listed in series but missing')
         headers, body, blocks = split_mail(name, read_text(path))
         for f in files:
-            if f in blocks:
+            if f in blocks and not line:
                 die(f'{name}: {f} is both in the diff and an overlay file')
-            with open(overlay_path(f), 'rb') as fh:
-                blocks[f] = new_file_diff(f, fh.read())
+            if f in blocks:
+                data = adapted_overlay(name, f, blocks[f])
+            else:
+                with open(overlay_path(f), 'rb') as fh:
+                    data = fh.read()
+            blocks[f] = new_file_diff(f, data)
         if not blocks:
             die(f'{name}: changes nothing')
         diff = ''.join(blocks[p] for p in sorted(blocks))
@@ -224,19 +260,20 @@ def main(argv):
         mail = [ZERO_FROM]
         for h in headers:
             if h.lower().startswith('subject:'):
-                h = f'Subject: [PATCH {n}/{total}] {title}\n'
+                h = f'Subject: [{prefix} {n}/{total}] {title}\n'
             mail.append(h)
         mail += ['\n'] + body + ['---\n', diffstat(diff), '\n', diff]
         with open(os.path.join(out, name), 'w', encoding='utf-8',
                   errors='surrogateescape', newline='') as fh:
             fh.write(''.join(mail))
 
-    cover = read_text(os.path.join(PATCHES, 'cover-letter')).split('\n', 2)
+    cover_path = os.path.join(series_dir, 'cover-letter')
+    cover = read_text(cover_path).split('\n', 2)
     if len(cover) < 3 or not cover[0].strip() or cover[1].strip():
-        die('kernel/patches/cover-letter: want a subject line, a blank line, the text')
+        die(f'{os.path.relpath(cover_path, TOP)}: want a subject line, a blank line, the text')
     who = authors[0].split('<')[0].strip() if len(set(authors)) == 1 else 'Various authors'
     letter = [ZERO_FROM, f'From: {authors[0]}\n',
-              f'Subject: [PATCH 0/{total}] {cover[0].strip()}\n', '\n',
+              f'Subject: [{prefix} 0/{total}] {cover[0].strip()}\n', '\n',
               cover[2].strip() + '\n', '\n', f'{who} ({total}):\n']
     letter += [f'  {t}\n' for t in shortlog]
     with open(os.path.join(out, '0000-cover-letter.patch'), 'w', encoding='utf-8') as fh:

@@ -3,7 +3,8 @@
 
   spec_check.py KERNEL_TREE
 
-KERNEL_TREE is the patched tree (build/linux): its ynl-gen-c.py regenerates
+KERNEL_TREE is the patched mainline tree (build/linux-7.3): its YNL C
+generator (tools/net/ynl/pyynl/ynl_gen_c.py; ynl-gen-c.py in 6.12) regenerates
 the uapi header and the kernel policies from the spec.  Prints TAP lines.
 """
 import os
@@ -33,8 +34,11 @@ def tap(ok, desc, why=''):
 
 
 def generate(tree, mode, out):
-    cmd = [sys.executable, 'tools/net/ynl/ynl-gen-c.py', '--mode', mode,
-           '--spec', SPEC, '-o', out]
+    gen = next((g for g in ('tools/net/ynl/pyynl/ynl_gen_c.py', 'tools/net/ynl/ynl-gen-c.py')
+                if os.path.isfile(os.path.join(tree, g))), None)
+    if gen is None:
+        return False, f'{tree} has no YNL C generator'
+    cmd = [sys.executable, gen, '--mode', mode, '--spec', SPEC, '-o', out]
     cmd.append('--header' if out.endswith('.h') else '--source')
     r = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, timeout=120)
     return r.returncode == 0, r.stderr.strip()

@@ -24,6 +24,8 @@ cp "$top/packaging/uaccessd.catalog" "$stage/usr/lib/systemd/catalog/"
 echo "root:x:0:0:root:/root:/bin/sh" >"$stage/etc/passwd"
 echo "nobody:x:65534:65534:nobody:/nonexistent:/bin/sh" >>"$stage/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
+# The release the guest must be running (tests/vm/guest/boot.t).
+cp "$kdir/include/config/kernel.release" "$stage/etc/uaccess-kernel-release"
 if [ -d "$kdir/modroot/lib/modules" ]; then
 	cp -a "$kdir/modroot/lib/modules" "$stage/lib/"
 fi

@@ -171,7 +171,8 @@ static bool uk_cell_valid(unsigned int i)
 	return !(t->writes && i % UK_NR_CLASSES == UK_KERNEL_TEXT);
 }
 
-static const void *uk_matrix_gen(const void *prev, char *desc)
+static const void *uk_matrix_gen(struct kunit *test, const void *prev,
+				 char *desc)
 {
 	static unsigned int cells[ARRAY_SIZE(uk_triggers) * UK_NR_CLASSES];
 	unsigned int i = prev ? *(const unsigned int *)prev + 1 : 0;
