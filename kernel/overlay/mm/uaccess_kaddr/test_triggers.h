@@ -46,6 +46,8 @@ struct uk_trigger {
 	 * site is in the helper, the trigger is the next frame.
 	 */
 	bool out_of_line;
+	/* Takes kernel pointers by design (kernel_nofault): no user page. */
+	bool kernel_ptr;
 };
 
 static noinline int uk_trigger_get_user(void __user *p, void __user *upage)
@@ -298,6 +300,101 @@ static noinline int uk_trigger_checked_futex_op(void __user *p,
 	return ret;
 }
 
+/*
+ * Scoped user access and the helpers built on it: a kernel pointer is
+ * masked to the guard page below the kernel half (or refused by
+ * user_access_begin() where masking is not available), so the access
+ * inside the scope faults there: checked.  The error label must lie
+ * outside the scope, which ends the access on the way out.
+ */
+static noinline int uk_trigger_checked_get_user_inline(void __user *p,
+						       void __user *upage)
+{
+	u64 v;
+
+	return get_user_inline(v, (u64 __user *)p);
+}
+
+static noinline int uk_trigger_checked_put_user_inline(void __user *p,
+						       void __user *upage)
+{
+	return put_user_inline(0x5a5a5a5a5a5a5a5aULL, (u64 __user *)p);
+}
+
+static noinline int uk_trigger_checked_scoped_read(void __user *p,
+						   void __user *upage)
+{
+	u64 __user *up = p;
+	u64 v;
+
+	scoped_user_read_access(up, efault)
+		unsafe_get_user(v, up, efault);
+	return 0;
+efault:
+	return -EFAULT;
+}
+
+static noinline int uk_trigger_checked_scoped_write(void __user *p,
+						    void __user *upage)
+{
+	u64 __user *up = p;
+
+	scoped_user_write_access(up, efault)
+		unsafe_put_user(0x5a5a5a5a5a5a5a5aULL, up, efault);
+	return 0;
+efault:
+	return -EFAULT;
+}
+
+/* As filldir() and put_cmsg(): a copy inside a write scope. */
+static noinline int uk_trigger_checked_scoped_copy_to_user(void __user *p,
+							   void __user *upage)
+{
+	char buf[UK_TRIGGER_LEN];
+
+	memset(buf, 0x5a, sizeof(buf));
+	scoped_user_write_access_size(p, sizeof(buf), efault)
+		unsafe_copy_to_user(p, buf, sizeof(buf), efault);
+	return 0;
+efault:
+	return -EFAULT;
+}
+
+/* As the futex and rseq paths: read and write in one scope. */
+static noinline int uk_trigger_checked_scoped_rw(void __user *p,
+						 void __user *upage)
+{
+	u64 __user *up = p;
+	u64 v;
+
+	scoped_user_rw_access(up, efault) {
+		unsafe_get_user(v, up, efault);
+		unsafe_put_user(v, up, efault);
+	}
+	return 0;
+efault:
+	return -EFAULT;
+}
+
+/* As strncpy_from_user() and strnlen_user(): masking, then unsafe_*(). */
+static noinline int uk_trigger_checked_masked_access(void __user *p,
+						     void __user *upage)
+{
+	u64 __user *up = p;
+	u64 v;
+
+	if (can_do_masked_user_access())
+		up = masked_user_access_begin(up);
+	else if (!user_read_access_begin(up, sizeof(v)))
+		return -EFAULT;
+	unsafe_get_user(v, up, efault);
+	user_read_access_end();
+	return 0;
+efault:
+	user_read_access_end();
+	return -EFAULT;
+}
+
 /* The kernel_nofault helpers share the user-access asm on purpose. */
 static noinline int uk_trigger_nofault_read(void __user *p, void __user *upage)
 {
@@ -336,6 +433,13 @@ efault:
 	.name = #_name,							\
 	.fn = uk_trigger_##_name,					\
 	.writes = _writes,						\
+}
+
+#define UK_KERNEL_PTR(_name, _writes) {					\
+	.name = #_name,							\
+	.fn = uk_trigger_##_name,					\
+	.writes = _writes,						\
+	.kernel_ptr = true,						\
 }
 
 static const struct uk_trigger uk_triggers[] = {
@@ -381,6 +485,13 @@ static const struct uk_trigger uk_triggers[] = {
 	UK_CHECKED(checked_nontemporal, false),
 	UK_CHECKED(checked_futex_cmpxchg, true),
 	UK_CHECKED(checked_futex_op, true),
+	UK_CHECKED(checked_get_user_inline, false),
+	UK_CHECKED(checked_put_user_inline, true),
+	UK_CHECKED(checked_scoped_read, false),
+	UK_CHECKED(checked_scoped_write, true),
+	UK_CHECKED(checked_scoped_copy_to_user, true),
+	UK_CHECKED(checked_scoped_rw, true),
+	UK_CHECKED(checked_masked_access, false),
 	UK_CHECKED(checked_get_user, false),
 	UK_CHECKED(checked_put_user, true),
 	UK_CHECKED(checked_copy_from_user, false),
@@ -388,8 +499,8 @@ static const struct uk_trigger uk_triggers[] = {
 	UK_CHECKED(checked_clear_user, true),
 	UK_CHECKED(checked_strncpy_from_user, false),
 	UK_CHECKED(checked_strnlen_user, false),
-	UK_CHECKED(nofault_read, false),
-	UK_CHECKED(nofault_write, true),
+	UK_KERNEL_PTR(nofault_read, false),
+	UK_KERNEL_PTR(nofault_write, true),
 };
 
 enum uk_class {
