@@ -15,10 +15,11 @@ status=0
 bisect_line() {
 	kernel_line_set "$1" || return 1
 	local wt=$top/build/bisect/$line/tree out=$top/build/bisect/$line/out
-	local frags=("$cfg/base.config") f c i=0 subject start
-	[ -f "$cfg/$line/base.config" ] && frags+=("$cfg/$line/base.config")
-	frags+=("$cfg/debug.config")
-	[ -f "$cfg/$line/debug.config" ] && frags+=("$cfg/$line/debug.config")
+	local frags=() f c i=0 subject start
+	for f in vm base debug; do
+		frags+=("$cfg/$f.config")
+		[ -f "$cfg/$line/$f.config" ] && frags+=("$cfg/$line/$f.config")
+	done
 	"$top/scripts/kernel-tree.sh" --line "$line" refs || return 1
 	mapfile -t commits < <("$top/scripts/kernel-tree.sh" --line "$line" commits)
 	if [ ! -d "$wt" ]; then

@@ -7,12 +7,15 @@
 # backport (scripts/kernel-line.sh).  A line's own fragment of the same name
 # (kernel/configs/6.12/F.config) is merged right after fragment F.
 # Configurations (fragments from kernel/configs/, merged on tinyconfig):
+# (every one but nodetect starts with vm, the initramfs VM's own needs, and
+# all but lean add base, what systemd and the guest suite need):
 #   debug     base + debug             test kernel: detector, KUnit, test module
 #   kasan     base + debug + kasan     clang (LLVM=-19), PREEMPT, KASAN, KCOV:
 #                                      the way syzbot builds
 #   nodetect  nodetect alone           detector compiled out, on tinyconfig
 #                                      (the CONFIG_..=n build gate)
-#   lean      base + debug + lean      no kallsyms, SEV-ES #VC emulation built
+#   lean      vm + lean                no kallsyms, no networking, SEV-ES #VC
+#                                      emulation built: a small build gate
 #   bench     base + bench             production-like (-O2, no lockdep/KUnit),
 #                                      detector and test module (make bench)
 #   bench-kasan  base + bench + kasan  the same with KASAN, KCOV, PREEMPT (gcc,
@@ -35,13 +38,13 @@ out=$top/build/kernel/$variant
 jobs=${JOBS:-$(nproc)}
 
 case "$config" in
-debug) frags="base debug" ;;
-kasan) frags="base debug kasan" ;;
+debug) frags="vm base debug" ;;
+kasan) frags="vm base debug kasan" ;;
 nodetect) frags="nodetect" ;;
-lean) frags="base debug lean" ;;
-bench) frags="base bench" ;;
-bench-kasan) frags="base bench kasan" ;;
-unpatched) frags="base bench unpatched" ;;
+lean) frags="vm lean" ;;
+bench) frags="vm base bench" ;;
+bench-kasan) frags="vm base bench kasan" ;;
+unpatched) frags="vm base bench unpatched" ;;
 *) echo "kernel-build.sh: unknown variant '$variant'" >&2; exit 2 ;;
 esac
 
