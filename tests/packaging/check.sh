@@ -10,17 +10,17 @@
 #   maintainer scripts and scriptlets; hardening in the binaries;
 # - the extracted programs run and report the package version;
 # - rpm --requires/--provides;
-# - the shipped kernel series applies, in order, to the pristine
-#   linux-source-6.12 tarball (only the files it touches are extracted) with
-#   git apply, GNU patch and git am alike, and gives the same tree as the
-#   stored patches plus the overlay files (what scripts/kernel-tree.sh does).
+# - each shipped kernel series applies, in order, to the pristine tarball of
+#   its line (linux-source-7.3 for the mainline series, linux-source-6.12 for
+#   the backport; only the files it touches are extracted) with git apply,
+#   GNU patch and git am alike, and gives the same tree as the stored patches
+#   plus the overlay files (what scripts/kernel-tree.sh does).
 # Build logs: build/logs/packaging/.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 pkg=$top/build/pkg
 logs=$top/build/logs/packaging
-tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$logs"
@@ -172,11 +172,19 @@ EOF
 	for f in kernel/configs/*.config; do
 		echo "-rw-r--r-- root/root ./usr/share/uaccess-kaddr/configs/${f##*/}"
 	done
+	echo 'drwxr-xr-x root/root ./usr/share/uaccess-kaddr/configs/6.12/'
+	for f in kernel/configs/6.12/*.config; do
+		echo "-rw-r--r-- root/root ./usr/share/uaccess-kaddr/configs/6.12/${f##*/}"
+	done
 	echo 'drwxr-xr-x root/root ./usr/share/uaccess-kaddr/patches/'
-	echo '-rw-r--r-- root/root ./usr/share/uaccess-kaddr/patches/0000-cover-letter.patch'
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' kernel/patches/series | awk '{ print $1 }' |
-		sed 's|^|-rw-r--r-- root/root ./usr/share/uaccess-kaddr/patches/|'
-	echo '-rw-r--r-- root/root ./usr/share/uaccess-kaddr/patches/series'
+	for l in 7.3:kernel/patches 6.12:kernel/backport-6.12; do
+		d=./usr/share/uaccess-kaddr/patches/linux-${l%%:*}
+		echo "drwxr-xr-x root/root $d/"
+		echo "-rw-r--r-- root/root $d/0000-cover-letter.patch"
+		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${l#*:}/series" | awk '{ print $1 }' |
+			sed "s|^|-rw-r--r-- root/root $d/|"
+		echo "-rw-r--r-- root/root $d/series"
+	done
 } | LC_ALL=C sort >"$work/want-patches"
 
 # same_list WANT GOT: the same lines, in any order.
@@ -187,7 +195,7 @@ deb_list "$deb_d" >"$work/got-uaccessd" 2>&1 || true
 check "uaccessd.deb: exactly the expected files, modes and owners (programs 0755 root)" \
 	same_list "$work/want-uaccessd" "$work/got-uaccessd"
 deb_list "$deb_p" >"$work/got-patches" 2>&1 || true
-check "uaccess-kaddr-patches.deb: exactly the series, cover letter, series file, config fragments and docs" \
+check "uaccess-kaddr-patches.deb: exactly the two series (7.3, 6.12), cover letters, series files, config fragments and docs" \
 	same_list "$work/want-patches" "$work/got-patches"
 
 # Control data.
@@ -263,13 +271,24 @@ check "uaccessd-dbgsym has the debug info of both programs (by build-id)" \
 mkdir -p "$work/debp"
 dpkg-deb -x "$deb_p" "$work/debp" 2>/dev/null || true
 shipped=$work/debp/usr/share/uaccess-kaddr/patches
-check "the shipped series is what scripts/series-export.py writes from HEAD" \
-	bash -c 'scripts/series-export.py "$1" && diff -r "$1" "$2"' _ "$work/export" "$shipped"
+check "the shipped 7.3 series is what scripts/series-export.py writes from HEAD" \
+	bash -c 'scripts/series-export.py "$1" && diff -r "$1" "$2"' _ "$work/export-7.3" "$shipped/linux-7.3"
+check "the shipped 6.12 series is what scripts/series-export.py --line 6.12 writes from HEAD" \
+	bash -c 'scripts/series-export.py --line 6.12 "$1" && diff -r "$1" "$2"' _ "$work/export-6.12" "$shipped/linux-6.12"
+check "the 6.12 series is marked as such: subjects [PATCH 6.12 n/N], the mainline ones [PATCH n/N]" \
+	bash -c 'grep -q "^Subject: \[PATCH 6.12 1/[0-9]*\]" "$2"/0001-*.patch &&
+		grep -q "^Subject: \[PATCH 1/[0-9]*\]" "$1"/0001-*.patch' _ "$shipped/linux-7.3" "$shipped/linux-6.12"
 check "no test-only patch shipped (kernel/inject stays out)" \
-	bash -c '[ -s "$1/patches/series" ] && ! grep -rl "TEST-ONLY" "$1" && for p in kernel/inject/*.patch; do
-		[ ! -e "$1/${p##*/}" ] || exit 1; done' _ "$work/debp/usr/share/uaccess-kaddr"
-check "README.Debian tells how to apply the series to linux-source-6.12" \
-	grep -q 'linux-source-6.12.tar.xz' "$work/debp/usr/share/doc/uaccess-kaddr-patches/README.Debian"
+	bash -c '[ -s "$1/patches/linux-7.3/series" ] && [ -s "$1/patches/linux-6.12/series" ] &&
+		! grep -rl "TEST-ONLY" "$1" &&
+		for p in kernel/inject/*.patch kernel/backport-6.12/inject/*.patch; do
+			[ -e "$p" ] || continue
+			[ ! -e "$1/patches/linux-7.3/${p##*/}" ] && [ ! -e "$1/patches/linux-6.12/${p##*/}" ] || exit 1
+		done' _ "$work/debp/usr/share/uaccess-kaddr"
+check "README.Debian tells which series fits which kernel: linux-7.3 for linux-source-7.3, linux-6.12 for linux-source-6.12" \
+	bash -c 'grep -q "patches/linux-7.3 .*Linux 7.3" "$1" && grep -q "linux-source-7.3" "$1" &&
+		grep -q "patches/linux-6.12 .*Linux 6.12" "$1" && grep -q "linux-source-6.12.tar.xz" "$1"' \
+	_ "$work/debp/usr/share/doc/uaccess-kaddr-patches/README.Debian"
 
 # ---------------------------------------------------------------- RPM
 start=$SECONDS
@@ -386,69 +405,87 @@ check "the RPM and the .deb ship the same series and config fragments" \
 	diff -r "$work/rpmp/usr/share/uaccess-kaddr" "$work/debp/usr/share/uaccess-kaddr"
 
 # ---------------------------------------------------- the series applies
-# Only the files that exist before the series (those the diffs change but
-# do not create) come out of the tarball: reading it still takes ~10 s.
-series=()
-if [ -f "$shipped/series" ]; then
-	while read -r p; do series+=("$p"); done <"$shipped/series"
-fi
-check "the shipped series file lists the $(grep -c . "$shipped/series" 2>/dev/null || echo 0) patches of kernel/patches/series, in order" \
-	bash -c 'diff <(sed -e "s/#.*//" -e "/^[[:space:]]*\$/d" kernel/patches/series | awk "{ print \$1 }") "$1"' \
-	_ "$shipped/series"
-cat "${series[@]/#/$shipped/}" </dev/null >"$work/all.patch" 2>/dev/null || true
-grep -h '^--- a/' "$work/all.patch" | sed 's|^--- a/||' | LC_ALL=C sort -u >"$work/changed" || true
-grep -h -B3 '^--- /dev/null' "$work/all.patch" |
-	sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' | LC_ALL=C sort -u >"$work/created" || true
-LC_ALL=C comm -23 "$work/changed" "$work/created" >"$work/pristine-files"
-note "the series creates $(wc -l <"$work/created") files and changes $(wc -l <"$work/pristine-files") existing ones"
-mkdir -p "$work/pristine"
-prefix=$(tar -tJf "$tarball" 2>/dev/null | head -n 1 | cut -d/ -f1 || true)
-start=$SECONDS
-# (An empty list would extract the whole tarball.)
-if [ -n "$prefix" ] && [ -s "$work/pristine-files" ] && tar -xJf "$tarball" -C "$work/pristine" --strip-components=1 --occurrence=1 \
-	$(sed "s|^|$prefix/|" "$work/pristine-files") 2>"$work/tar.err"; then
-	ok "extracted the $(wc -l <"$work/pristine-files") files the series changes from $(basename "$tarball") ($((SECONDS - start)) s)"
-else
-	not_ok "extract the files the series changes from $tarball" "$work/tar.err"
-fi
+# series_applies LINE TARBALL SERIESFILE STOREDDIR...: the shipped series of
+# LINE against the pristine TARBALL.  SERIESFILE is the line's stored series;
+# a patch is read from the first STOREDDIR that has it (the backport's own
+# version, else mainline's), as scripts/kernel-line.sh does.  Only the files
+# that exist before the series (those the diffs change but do not create)
+# come out of the tarball: reading it still takes ~10 s.
+series_applies() {
+	local line=$1 tarball=$2 stored=$3 shipped=$work/debp/usr/share/uaccess-kaddr/patches/linux-$1
+	local w=$work/apply-$line prefix start p
+	shift 3
+	local dirs=("$@")
+	local series=()
+	mkdir -p "$w"
+	if [ -f "$shipped/series" ]; then
+		while read -r p; do series+=("$p"); done <"$shipped/series"
+	fi
+	check "$line: the shipped series file lists the $(grep -c . "$shipped/series" 2>/dev/null || echo 0) patches of ${stored%/series}/series, in order" \
+		bash -c 'diff <(sed -e "s/#.*//" -e "/^[[:space:]]*\$/d" "$1" | awk "{ print \$1 }") "$2"' \
+		_ "$stored" "$shipped/series"
+	cat "${series[@]/#/$shipped/}" </dev/null >"$w/all.patch" 2>/dev/null || true
+	grep -h '^--- a/' "$w/all.patch" | sed 's|^--- a/||' | LC_ALL=C sort -u >"$w/changed" || true
+	grep -h -B3 '^--- /dev/null' "$w/all.patch" |
+		sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' | LC_ALL=C sort -u >"$w/created" || true
+	LC_ALL=C comm -23 "$w/changed" "$w/created" >"$w/pristine-files"
+	note "$line: the series creates $(wc -l <"$w/created") files and changes $(wc -l <"$w/pristine-files") existing ones"
+	mkdir -p "$w/pristine"
+	prefix=$(tar -tJf "$tarball" 2>/dev/null | head -n 1 | cut -d/ -f1 || true)
+	start=$SECONDS
+	# (An empty list would extract the whole tarball.)
+	# shellcheck disable=SC2046
+	if [ -n "$prefix" ] && [ -s "$w/pristine-files" ] && tar -xJf "$tarball" -C "$w/pristine" --strip-components=1 --occurrence=1 \
+		$(sed "s|^|$prefix/|" "$w/pristine-files") 2>"$w/tar.err"; then
+		ok "$line: extracted the $(wc -l <"$w/pristine-files") files the series changes from $(basename "$tarball") ($((SECONDS - start)) s)"
+	else
+		not_ok "$line: extract the files the series changes from $tarball" "$w/tar.err"
+	fi
 
-# git apply, in order (each --check first, then applied for the next).
-cp -a "$work/pristine" "$work/t-apply"
-for p in "${series[@]}"; do
-	check "git apply --check, then apply: $p" \
-		bash -c 'cd "$1" && git apply --check "$2" && git apply "$2"' _ "$work/t-apply" "$shipped/$p"
-done
-# GNU patch, as README.Debian tells: dry run, then for real; no fuzz, no offset rejects.
-cp -a "$work/pristine" "$work/t-patch"
-for p in "${series[@]}"; do
-	check "patch -p1 --dry-run, then apply: $p" \
-		bash -c 'cd "$1" && patch -p1 -F0 --batch --forward --no-backup-if-mismatch --dry-run <"$2" >/dev/null &&
-			patch -p1 -F0 --batch --forward --no-backup-if-mismatch <"$2"' _ "$work/t-patch" "$shipped/$p"
-done
-check "GNU patch leaves no .rej/.orig and gives the same tree as git apply" \
-	bash -c '[ "$3" -gt 0 ] && [ -z "$(find "$1" -name "*.rej" -o -name "*.orig")" ] && diff -r "$1" "$2"' \
-	_ "$work/t-patch" "$work/t-apply" "${#series[@]}"
-# git am: the mails are well formed; one commit per patch, subjects kept.
-cp -a "$work/pristine" "$work/t-am"
-check "git am of the shipped series: $(( ${#series[@]} )) commits with the mails' subjects, the same tree" \
-	bash -c 'cd "$1" && shift && g() { git -c user.name=t -c user.email=t@invalid -c commit.gpgsign=false "$@"; } &&
-		g init -q && g add -A && g commit -qm base && g am -q "$@" &&
-		[ "$(git rev-list --count HEAD)" = $(( $# + 1 )) ] &&
-		for p in "$@"; do s=$(sed -n "s/^Subject: \[PATCH [0-9]*\/[0-9]*\] //p" "$p");
-			git log --format=%s | grep -qxF "$s" || exit 1; done &&
-		git log -1 --format=%an | grep -qx "uaccess_kaddr developers" &&
-		diff -r -x .git . "$0"' "$work/t-apply" "$work/t-am" "${series[@]/#/$shipped/}"
-# What scripts/kernel-tree.sh builds: the stored diffs, then the overlay
-# files laid in as they are.
-cp -a "$work/pristine" "$work/t-ref"
-check "the same tree as the stored kernel/patches plus kernel/overlay (kernel-tree.sh's way)" \
-	bash -c 'cd "$1" && while read -r p files; do
-			git mailinfo /dev/null "$2/diff" <"$3/kernel/patches/$p" >/dev/null || exit 1
-			[ ! -s "$2/diff" ] || git apply "$2/diff" || exit 1
-			for f in $files; do src=$3/kernel/overlay/$f; [ -f "$src" ] || src=$3/$f
-				mkdir -p "$(dirname "$f")" && cp "$src" "$f" || exit 1; done
-		done < <(sed -e "s/#.*//" -e "/^[[:space:]]*\$/d" "$3/kernel/patches/series") &&
-		diff -r . "$4"' _ "$work/t-ref" "$work" "$work/src" "$work/t-apply"
+	# git apply, in order (each --check first, then applied for the next).
+	cp -a "$w/pristine" "$w/t-apply"
+	for p in "${series[@]}"; do
+		check "$line: git apply --check, then apply: $p" \
+			bash -c 'cd "$1" && git apply --check "$2" && git apply "$2"' _ "$w/t-apply" "$shipped/$p"
+	done
+	# GNU patch, as README.Debian tells: dry run, then for real; no fuzz, no offset rejects.
+	cp -a "$w/pristine" "$w/t-patch"
+	for p in "${series[@]}"; do
+		check "$line: patch -p1 --dry-run, then apply: $p" \
+			bash -c 'cd "$1" && patch -p1 -F0 --batch --forward --no-backup-if-mismatch --dry-run <"$2" >/dev/null &&
+				patch -p1 -F0 --batch --forward --no-backup-if-mismatch <"$2"' _ "$w/t-patch" "$shipped/$p"
+	done
+	check "$line: GNU patch leaves no .rej/.orig and gives the same tree as git apply" \
+		bash -c '[ "$3" -gt 0 ] && [ -z "$(find "$1" -name "*.rej" -o -name "*.orig")" ] && diff -r "$1" "$2"' \
+		_ "$w/t-patch" "$w/t-apply" "${#series[@]}"
+	# git am: the mails are well formed; one commit per patch, subjects kept.
+	cp -a "$w/pristine" "$w/t-am"
+	check "$line: git am of the shipped series: $(( ${#series[@]} )) commits with the mails' subjects, the same tree" \
+		bash -c 'cd "$1" && shift && g() { git -c user.name=t -c user.email=t@invalid -c commit.gpgsign=false "$@"; } &&
+			g init -q && g add -A && g commit -qm base && g am -q "$@" &&
+			[ "$(git rev-list --count HEAD)" = $(( $# + 1 )) ] &&
+			for p in "$@"; do s=$(sed -n "s/^Subject: \[PATCH [0-9. ]*[0-9]*\/[0-9]*\] //p" "$p");
+				[ -n "$s" ] && git log --format=%s | grep -qxF "$s" || exit 1; done &&
+			git log -1 --format=%an | grep -qx "uaccess_kaddr developers" &&
+			diff -r -x .git . "$0"' "$w/t-apply" "$w/t-am" "${series[@]/#/$shipped/}"
+	# What scripts/kernel-tree.sh builds: per series line, the overlay files
+	# laid in as they are, then the stored diff applied (a backport's version
+	# of a patch may adapt the overlay files of its own change).
+	cp -a "$w/pristine" "$w/t-ref"
+	check "$line: the same tree as the stored patches plus kernel/overlay (kernel-tree.sh's way)" \
+		bash -c 'ref=$1 w=$2 src=$3 stored=$4 want=$5; shift 5; cd "$ref" && while read -r p files; do
+				for f in $files; do o=$src/kernel/overlay/$f; [ -f "$o" ] || o=$src/$f
+					mkdir -p "$(dirname "$f")" && cp "$o" "$f" || exit 1; done
+				for d in "$@"; do [ -f "$src/$d/$p" ] && break; done
+				git mailinfo /dev/null "$w/diff" <"$src/$d/$p" >/dev/null || exit 1
+				[ ! -s "$w/diff" ] || git apply "$w/diff" || exit 1
+			done < <(sed -e "s/#.*//" -e "/^[[:space:]]*\$/d" "$src/$stored") &&
+			diff -r . "$want"' _ "$w/t-ref" "$w" "$work/src" "$stored" "$w/t-apply" "${dirs[@]}"
+}
+series_applies 7.3 "${KERNEL_TARBALL_7_3:-$top/build/src/linux-source-7.3.tar.xz}" \
+	kernel/patches/series kernel/patches
+series_applies 6.12 "${KERNEL_TARBALL_6_12:-/usr/src/linux-source-6.12.tar.xz}" \
+	kernel/backport-6.12/series kernel/backport-6.12 kernel/patches
 
 # ---------------------------------------------------------------- sizes
 for f in "$deb_d" "$deb_dbg" "$deb_p"; do
