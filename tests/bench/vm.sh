@@ -35,7 +35,9 @@ cp "$out/guest/uk_bench" "$stage/root/usr/bin/"
 	cpio --null -o -H newc --owner=0:0 --quiet) | gzip -1 >"$stage/bench.cpio.gz"
 cat "$stage/base.cpio.gz" "$stage/bench.cpio.gz" >"$run/initramfs.cpio.gz"
 
-cmdline="console=ttyS0 loglevel=4 oops=panic panic=-1 $extra"
+# The soak reads every report back from the kernel log: a few hundred
+# reports of a dozen lines outgrow the default 128 KiB buffer.
+cmdline="console=ttyS0 loglevel=4 oops=panic panic=-1 log_buf_len=8M $extra"
 echo "$cmdline" >"$run/cmdline"
 start=$(date +%s)
 rc=0

@@ -16,7 +16,11 @@ timeout=${VM_TIMEOUT:-300}
 
 rm -rf "$res"
 mkdir -p "$res"
-cmdline="console=ttyS0 loglevel=4 oops=panic panic=-1 uaccess_test.paging=$paging"
+# The suites print about 700 reports in bursts, faster than the serial
+# console takes them: with the default 128 KiB log buffer printk drops
+# lines ("** N printk messages dropped **") and the console checks would
+# read cut reports, as many as the host is slow.  8 MiB holds them all.
+cmdline="console=ttyS0 loglevel=4 oops=panic panic=-1 log_buf_len=8M uaccess_test.paging=$paging"
 [ "$paging" = 4 ] && cmdline="$cmdline no5lvl"
 [ -n "$extra" ] && cmdline="$cmdline $extra"
 
