@@ -9,11 +9,11 @@ help:
 	@echo "make demo            build the debug kernel, boot it, show the detector at work"
 	@echo "make check           install dependencies, build, run every test (summary line last)"
 	@echo "make deps            install the Debian packages the build and tests need"
-	@echo "make kernel          build the debug kernel (build/kernel/debug)"
+	@echo "make kernel          build the debug kernel, Linux 7.3 (build/kernel/debug)"
 	@echo "make kernel-kasan    build the debug kernel with KASAN"
 	@echo "make kernel-nodetect build with CONFIG_DEBUG_UACCESS_KADDR=n"
-	@echo "make kernel-series   write the upstream-style patch series into build/series"
-	@echo "make kernel-bisect   build every patch of the series on its own (slow)"
+	@echo "make kernel-series   write both series: 7.3 into build/series, 6.12 into build/series-6.12"
+	@echo "make kernel-bisect   build every patch of both series on its own (slow)"
 	@echo "make kernel-lint     checkpatch --strict on the series, sparse on the new files"
 	@echo "make vm-check        boot the debug kernel (5- and 4-level paging), run the VM suite"
 	@echo "make system-check    boot a Debian 12 system with the .deb and the debug kernel, test the unit"
@@ -24,10 +24,10 @@ help:
 	@echo "make deb             Debian packages uaccessd, uaccess-kaddr-patches (build/pkg/*.deb)"
 	@echo "make rpm             the same as RPMs (build/pkg/rpm/RPMS)"
 	@echo "make packages        both"
-	@echo "make packaging-check build both, lintian, contents, the series on a pristine tree"
+	@echo "make packaging-check build both, lintian, contents, each series on its pristine tree"
 	@echo "make bench           benchmarks: hot path, hit path, event pipeline, KASAN (build/bench/report.md, ~40 min)"
 	@echo "make bench-smoke     a 2-minute version of make bench on the debug kernel, as TAP (run by make check)"
-	@echo "make clean           remove build/ (the extracted kernel tree too)"
+	@echo "make clean           remove build/ (the extracted kernel trees too)"
 
 deps:
 	scripts/deps.sh

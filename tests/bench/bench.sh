@@ -102,7 +102,7 @@ else
 	hits=$out/runs/bench-hits/results.txt soak=$hits
 	pipeline=$out/runs/bench-pipeline/results.txt
 	kernels='["bench: base + bench config: -O2 (CC_OPTIMIZE_FOR_PERFORMANCE), no lockdep or KUnit suites, detector compiled in, 2^14 sites, test module",
-"unpatched: the same configuration without the detector, built from the pristine 6.12.118 tree (build/linux-base)",
+"unpatched: the same configuration without the detector, built from the pristine 7.3.4 tree (build/linux-7.3-base)",
 "bench-kasan: bench + generic inline KASAN"]'
 	title="Kernels: build/kernel/bench (off, report) and build/kernel/unpatched; $rounds rounds of $iters calls."
 fi
