@@ -162,10 +162,12 @@ EOF
 		'drwxr-xr-x root/root ./usr/share/' 'drwxr-xr-x root/root ./usr/share/doc/' \
 		'drwxr-xr-x root/root ./usr/share/doc/uaccess-kaddr-patches/'
 	# dh_compress compresses documents over 4 KiB.
-	kp=kernel-patches.md
-	[ "$(wc -c <docs/kernel-patches.md)" -gt 4096 ] && kp=kernel-patches.md.gz
-	for f in README.Debian README.patches changelog.gz copyright $kp; do
-		echo "-rw-r--r-- root/root ./usr/share/doc/uaccess-kaddr-patches/$f"
+	for f in README.Debian:packaging/debian/uaccess-kaddr-patches.README.Debian \
+		README.patches:packaging/README.patches changelog.gz: copyright: \
+		kernel-patches.md:docs/kernel-patches.md; do
+		name=${f%%:*} src=${f#*:}
+		[ -n "$src" ] && [ "$(wc -c <"$src")" -gt 4096 ] && name=$name.gz
+		echo "-rw-r--r-- root/root ./usr/share/doc/uaccess-kaddr-patches/$name"
 	done
 	printf '%s\n' 'drwxr-xr-x root/root ./usr/share/uaccess-kaddr/' \
 		'drwxr-xr-x root/root ./usr/share/uaccess-kaddr/configs/'
