@@ -9,7 +9,8 @@
 # FILE_PATH_CHANGES ("does MAINTAINERS need updating?") is ignored: each
 # patch that adds a file adds it to the MAINTAINERS entry.  So is
 # UNKNOWN_COMMIT_ID: the trees are release tarballs without history, where
-# the commits that Fixes: tags name cannot be looked up.
+# the commits that Fixes: tags name cannot be looked up.  One WARNING is let
+# through, at one place: see below.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/kernel-line.sh
@@ -27,7 +28,12 @@ for l in $KERNEL_LINES; do
 		[ "$name" = 0000-cover-letter.patch ] && continue
 		out=$(cd "$line_tree" && perl scripts/checkpatch.pl --strict --terse --showfile \
 			--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID "$p" 2>&1)
-		bad=$(echo "$out" | grep -E ': (ERROR|WARNING):')
+		# The unsafe_*() accessors of asm/uaccess.h take a label to jump
+		# to by API design (as unsafe_copy_loop() does upstream): their
+		# "Macros with flow control" warning is the contract, not a
+		# defect.  Only there is it let through.
+		bad=$(echo "$out" | grep -E ': (ERROR|WARNING):' |
+			grep -vE '^arch/x86/include/asm/uaccess\.h:[0-9]+: WARNING: Macros with flow control statements' || true)
 		checks=$(echo "$out" | grep -c ': CHECK:')
 		if [ -z "$bad" ] && ! echo "$out" | grep -q 'total: [1-9][0-9]* errors'; then
 			echo "ok - checkpatch --strict $line $name ($checks checks)"
