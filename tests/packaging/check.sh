@@ -19,6 +19,8 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/kernel-line.sh
+. "$top/scripts/kernel-line.sh"
 pkg=$top/build/pkg
 logs=$top/build/logs/packaging
 work=$(mktemp -d)
@@ -179,11 +181,12 @@ EOF
 		echo "-rw-r--r-- root/root ./usr/share/uaccess-kaddr/configs/6.12/${f##*/}"
 	done
 	echo 'drwxr-xr-x root/root ./usr/share/uaccess-kaddr/patches/'
-	for l in 7.3:kernel/patches 6.12:kernel/backport-6.12; do
-		d=./usr/share/uaccess-kaddr/patches/linux-${l%%:*}
+	for l in $KERNEL_LINES; do
+		kernel_line_set "$l"
+		d=./usr/share/uaccess-kaddr/patches/linux-$l
 		echo "drwxr-xr-x root/root $d/"
 		echo "-rw-r--r-- root/root $d/0000-cover-letter.patch"
-		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${l#*:}/series" | awk '{ print $1 }' |
+		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${line_series#"$top"/}" | awk '{ print $1 }' |
 			sed "s|^|-rw-r--r-- root/root $d/|"
 		echo "-rw-r--r-- root/root $d/series"
 	done
@@ -484,10 +487,12 @@ series_applies() {
 			done < <(sed -e "s/#.*//" -e "/^[[:space:]]*\$/d" "$src/$stored") &&
 			diff -r . "$want"' _ "$w/t-ref" "$w" "$work/src" "$stored" "$w/t-apply" "${dirs[@]}"
 }
-series_applies 7.3 "${KERNEL_TARBALL_7_3:-$top/build/src/linux-source-7.3.tar.xz}" \
-	kernel/patches/series kernel/patches
-series_applies 6.12 "${KERNEL_TARBALL_6_12:-/usr/src/linux-source-6.12.tar.xz}" \
-	kernel/backport-6.12/series kernel/backport-6.12 kernel/patches
+# Each line's tarball, series file and patch folders are kernel-line.sh's.
+for l in $KERNEL_LINES; do
+	kernel_line_set "$l"
+	# shellcheck disable=SC2086
+	series_applies "$l" "$line_tarball" "${line_series#"$top"/}" ${line_series_dirs//"$top"\//}
+done
 
 # ---------------------------------------------------------------- sizes
 for f in "$deb_d" "$deb_dbg" "$deb_p"; do
