@@ -2,9 +2,10 @@
 # kernel-bisect.sh [LINE...]: prove that every patch of the series builds on
 # its own, on each kernel line (default: mainline 7.3 and the 6.12
 # backport).  Checks out each series commit in turn in a worktree
-# (build/bisect/LINE/tree) and builds it incrementally with the debug
-# fragments (build/bisect/LINE/out); symbols that do not exist yet at a
-# commit are dropped by Kconfig.  Prints TAP, one line per patch and line.
+# (build/bisect/LINE/tree) and builds it incrementally with the vm, guest
+# and debug fragments (build/bisect/LINE/out: the test kernel without a
+# disk's subsystems, which no patch touches); symbols that do not exist yet
+# at a commit are dropped by Kconfig.  Prints TAP, one line per patch and line.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cfg=$top/kernel/configs
@@ -16,7 +17,7 @@ bisect_line() {
 	kernel_line_set "$1" || return 1
 	local wt=$top/build/bisect/$line/tree out=$top/build/bisect/$line/out
 	local frags=() f c i=0 subject start
-	for f in vm base debug; do
+	for f in vm guest debug; do
 		frags+=("$cfg/$f.config")
 		[ -f "$cfg/$line/$f.config" ] && frags+=("$cfg/$line/$f.config")
 	done

@@ -6,21 +6,24 @@
 # VARIANT is CONFIG for mainline (Linux 7.3) or 6.12-CONFIG for the LTS
 # backport (scripts/kernel-line.sh).  A line's own fragment of the same name
 # (kernel/configs/6.12/F.config) is merged right after fragment F.
-# Configurations (fragments from kernel/configs/, merged on tinyconfig):
-# (every one but nodetect starts with vm, the initramfs VM's own needs, and
-# all but lean add base, what systemd and the guest suite need):
-#   debug     base + debug             test kernel: detector, KUnit, test module
-#   kasan     base + debug + kasan     clang (LLVM=-19), PREEMPT, KASAN, KCOV:
+# Configurations (fragments from kernel/configs/, merged on tinyconfig;
+# every one but nodetect starts with vm, the initramfs VM's own needs, and
+# all but lean add guest, what the guest suite and journald need; system is
+# what a Debian system booted from a disk needs, for tests/system and bench):
+#   debug     guest + system + debug   test kernel: detector, KUnit, test
+#                                      module (6.12-debug without system:
+#                                      only mainline's boots a disk)
+#   kasan     guest + debug + kasan    clang (LLVM=-19), PREEMPT, KASAN, KCOV:
 #                                      the way syzbot builds
 #   nodetect  nodetect alone           detector compiled out, on tinyconfig
 #                                      (the CONFIG_..=n build gate)
 #   lean      vm + lean                no kallsyms, no networking, SEV-ES #VC
 #                                      emulation built: a small build gate
-#   bench     base + bench             production-like (-O2, no lockdep/KUnit),
-#                                      detector and test module (make bench)
-#   bench-kasan  base + bench + kasan  the same with KASAN, KCOV, PREEMPT (gcc,
+#   bench     guest + system + bench   production-like (-O2, no lockdep or
+#                                      KUnit), detector and test module
+#   bench-kasan  ... + bench + kasan   the same with KASAN, KCOV, PREEMPT (gcc,
 #                                      like bench and unpatched)
-#   unpatched base + bench + unpatched the pristine tree (no patch at all),
+#   unpatched ... + bench + unpatched  the pristine tree (no patch at all),
 #                                      in build/linux-LINE-base: the baseline
 #
 # Output: build/kernel/VARIANT/{arch/x86/boot/bzImage,vmlinux,modroot/}.
@@ -38,15 +41,19 @@ out=$top/build/kernel/$variant
 jobs=${JOBS:-$(nproc)}
 
 case "$config" in
-debug) frags="vm base debug" ;;
-kasan) frags="vm base debug kasan" ;;
+debug) frags="vm guest system debug" ;;
+kasan) frags="vm guest debug kasan" ;;
 nodetect) frags="nodetect" ;;
 lean) frags="vm lean" ;;
-bench) frags="vm base bench" ;;
-bench-kasan) frags="vm base bench kasan" ;;
-unpatched) frags="vm base bench unpatched" ;;
+bench) frags="vm guest system bench" ;;
+bench-kasan) frags="vm guest system bench kasan" ;;
+unpatched) frags="vm guest system bench unpatched" ;;
 *) echo "kernel-build.sh: unknown variant '$variant'" >&2; exit 2 ;;
 esac
+# Only mainline's debug kernel boots a Debian system (tests/system).
+if [ "$config" = debug ] && [ "$line" != "$KERNEL_MAINLINE" ]; then
+	frags="vm guest debug"
+fi
 
 # The syzbot-like variant is built with clang: asm goto with outputs, the
 # code path of every inlined __get_user() there.

@@ -71,7 +71,7 @@ if [ "$smoke" = 1 ]; then
 	runs=$out/runs/smoke/results.txt
 	syscalls="{\"patched\": \"$runs\"}"
 	helpers=$runs hits=$runs soak=$runs pipeline=$runs
-	kernels='["debug: base + debug config (-Os, lockdep, KUnit), detector compiled in; 2 vCPUs"]'
+	kernels='["debug: guest + system + debug config (-Os, lockdep, KUnit), detector compiled in; 2 vCPUs"]'
 	title="Kernel: build/kernel/debug (test configuration: -Os, lockdep). Smoke run: 3 rounds of 2,000 calls."
 else
 	for v in bench unpatched bench-kasan; do
@@ -101,7 +101,7 @@ else
 	helpers=$out/runs/bench-syscalls/results.txt
 	hits=$out/runs/bench-hits/results.txt soak=$hits
 	pipeline=$out/runs/bench-pipeline/results.txt
-	kernels='["bench: base + bench config: -O2 (CC_OPTIMIZE_FOR_PERFORMANCE), no lockdep or KUnit suites, detector compiled in, 2^14 sites, test module",
+	kernels='["bench: guest + system + bench config: -O2 (CC_OPTIMIZE_FOR_PERFORMANCE), no lockdep or KUnit suites, detector compiled in, 2^14 sites, test module",
 "unpatched: the same configuration without the detector, built from the pristine 7.3.4 tree (build/linux-7.3-base)",
 "bench-kasan: bench + generic inline KASAN"]'
 	title="Kernels: build/kernel/bench (off, report) and build/kernel/unpatched; $rounds rounds of $iters calls."
