@@ -25,7 +25,7 @@ help:
 	@echo "make rpm             the same as RPMs (build/pkg/rpm/RPMS)"
 	@echo "make packages        both"
 	@echo "make packaging-check build both, lintian, contents, each series on its pristine tree"
-	@echo "make bench           benchmarks: hot path, hit path, event pipeline, KASAN (build/bench/report.md, ~40 min)"
+	@echo "make bench           benchmarks: hot path, hit path, event pipeline, KASAN (build/bench/report.md, ~40 min;\n                     PARTS='static syscalls' for some sections only)"
 	@echo "make bench-smoke     a 2-minute version of make bench on the debug kernel, as TAP (run by make check)"
 	@echo "make clean           remove build/ (the extracted kernel trees too)"
 
@@ -81,7 +81,7 @@ packaging-check: deps
 	scripts/tap-suite.sh packaging tests/packaging/check.sh
 
 bench: deps
-	tests/bench/bench.sh
+	BENCH_PARTS="$(PARTS)" tests/bench/bench.sh
 
 bench-smoke:
 	tests/bench/bench.sh --smoke

@@ -74,7 +74,19 @@ if [ "$smoke" = 1 ]; then
 	kernels='["debug: guest + system + debug config (-Os, lockdep, KUnit), detector compiled in; 2 vCPUs"]'
 	title="Kernel: build/kernel/debug (test configuration: -Os, lockdep). Smoke run: 3 rounds of 2,000 calls."
 else
-	for v in bench unpatched bench-kasan; do
+	# BENCH_PARTS (make bench PARTS=...): the sections to run, of
+	# "static syscalls hits pipeline kasan" (all by default).
+	parts=" ${BENCH_PARTS:-static syscalls hits pipeline kasan} "
+	part() { [[ $parts == *" $1 "* ]]; }
+	for p in $parts; do
+		case "$p" in
+		static | syscalls | hits | pipeline | kasan) ;;
+		*) echo "bench: unknown part '$p' (of: static syscalls hits pipeline kasan)" >&2; exit 2 ;;
+		esac
+	done
+	kernels_needed="bench unpatched"
+	part kasan && kernels_needed="$kernels_needed bench-kasan"
+	for v in $kernels_needed; do
 		log "kernel $v"
 		scripts/kernel-build.sh "$v" >"$out/logs/build-$v.log" 2>&1 || {
 			tail -n 20 "$out/logs/build-$v.log" >&2
@@ -86,11 +98,13 @@ else
 	cmd static "tests/bench/static_cost.py --json $out/static-bench.json build/kernel/bench/vmlinux build/kernel/unpatched/vmlinux"
 
 	rounds=${BENCH_ROUNDS:-21} iters=${BENCH_ITERS:-10000}
-	vm bench-syscalls bench 1 "uk_bench syscalls $rounds $iters" "uk_bench helpers 11 100000"
-	vm unpatched-syscalls unpatched 1 "uk_bench syscalls $rounds $iters"
-	vm kasan-syscalls bench-kasan 1 "uk_bench syscalls 11 $iters"
-	vm bench-hits bench 1 "uk_bench hits 7 100000 10000" "/bench/soak.sh 1000000 1 1000"
-	vm bench-pipeline bench 1 "/bench/pipeline.sh 20000 flood,paced,defaults 1 100 10000"
+	if part syscalls || part kasan; then
+		vm bench-syscalls bench 1 "uk_bench syscalls $rounds $iters" "uk_bench helpers 11 100000"
+		vm unpatched-syscalls unpatched 1 "uk_bench syscalls $rounds $iters"
+	fi
+	part kasan && vm kasan-syscalls bench-kasan 1 "uk_bench syscalls 11 $iters"
+	part hits && vm bench-hits bench 1 "uk_bench hits 7 100000 10000" "/bench/soak.sh 1000000 1 1000"
+	part pipeline && vm bench-pipeline bench 1 "/bench/pipeline.sh 20000 flood,paced,defaults 1 100 10000"
 	cmd syscalls "tests/bench/vm.sh bench|unpatched (1 vCPU): uk_bench syscalls $rounds $iters"
 	cmd helpers "tests/bench/vm.sh bench (1 vCPU): uk_bench helpers 11 100000"
 	cmd hits "tests/bench/vm.sh bench (1 vCPU): uk_bench hits 7 100000 10000"
@@ -105,12 +119,14 @@ else
 "unpatched: the same configuration without the detector, built from the pristine 7.3.4 tree (build/linux-7.3-base)",
 "bench-kasan: bench + generic inline KASAN"]'
 	title="Kernels: build/kernel/bench (off, report) and build/kernel/unpatched; $rounds rounds of $iters calls."
+	parts_json=$(printf '"%s",' $parts)
+	parts_json="[${parts_json%,}]"
 fi
 
 python3 - "$out" "$smoke" "$cmds" "$syscalls" "$helpers" "$hits" "$soak" "$pipeline" \
-	"$kernels" "$title" <<'PY'
+	"$kernels" "$title" "${parts_json:-null}" <<'PY'
 import datetime, json, os, platform, subprocess, sys
-out, smoke, cmds, syscalls, helpers, hits, soak, pipeline, kernels, title = sys.argv[1:]
+out, smoke, cmds, syscalls, helpers, hits, soak, pipeline, kernels, title, parts = sys.argv[1:]
 commands = {}
 for line in open(cmds):
     k, v = line.rstrip('\n').split('\t', 1)
@@ -134,6 +150,7 @@ m = {
     'syscalls_title': title, 'helpers': helpers, 'hits': hits, 'soak': soak,
     'pipeline': pipeline, 'commands': commands,
     'notes': 'tests/bench/notes.md' if smoke != '1' else None,
+    'parts': json.loads(parts),
 }
 json.dump(m, open(f'{out}/manifest.json', 'w'), indent=1)
 PY
