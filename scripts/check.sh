@@ -73,6 +73,36 @@ gate kernel-debug scripts/kernel-build.sh debug
 debug_built=$?
 wait "$host_pid"
 cat build/logs/host-suites.log
+
+# The other kernels build one after another in the background, beside the
+# suites of those already built (QEMU keeps about one core busy), and the
+# lint last, once both lines' debug builds are there for sparse.  built
+# VARIANT waits for one and shows its gate.
+builds_log=build/logs/kernel-builds.log
+rm -f build/logs/*.built
+(
+	for v in nodetect lean kasan 6.12-debug; do
+		gate "kernel-$v" scripts/kernel-build.sh "$v"
+		echo $? >"build/logs/kernel-$v.built"
+	done
+	suite lint scripts/tap-suite.sh lint scripts/kernel-lint.sh >/dev/null
+) >"$builds_log" 2>&1 &
+builds_pid=$!
+built() {
+	local v=$1
+	while [ ! -f "build/logs/kernel-$v.built" ]; do
+		if ! kill -0 "$builds_pid" 2>/dev/null; then
+			[ -f "build/logs/kernel-$v.built" ] && break
+			echo "kernel-$v: FAILED (the background builds ended before it: $builds_log)"
+			echo "0 1 0" >"$RESULTS_DIR/gate-kernel-$v"
+			return 1
+		fi
+		sleep 5
+	done
+	sed -n "/^== kernel-$v /,/^kernel-$v: /p" "$builds_log"
+	return "$(cat "build/logs/kernel-$v.built")"
+}
+
 # Mainline (Linux 7.3) first: the debug kernel, then the build gates and the
 # syzbot-like kernel; the 6.12 backport last.
 if [ "$debug_built" = 0 ]; then
@@ -80,20 +110,19 @@ if [ "$debug_built" = 0 ]; then
 		debug/5/uaccess_kaddr=warn debug/5/uaccess_kaddr=count \
 		debug/5/uaccess_kaddr=off debug/5/uaccess_kaddr_access=allow \
 		debug/4/uaccess_kaddr=warn,panic_on_warn=1,kunit.enable=0
-	suite lint scripts/tap-suite.sh lint scripts/kernel-lint.sh
 	suite spec scripts/tap-suite.sh spec python3 tests/kernel/spec_check.py build/linux-7.3
 	gate rootfs rootfs_ready
 	suite system scripts/tap-suite.sh system tests/system/check.sh
 	suite bench-smoke scripts/tap-suite.sh bench-smoke tests/bench/bench.sh --smoke
 fi
-gate kernel-nodetect scripts/kernel-build.sh nodetect
+built nodetect
 # No kallsyms, no netlink layer, SEV-ES #VC code built: the KUnit suite,
 # 4-level paging.
-if gate kernel-lean scripts/kernel-build.sh lean; then
+if built lean; then
 	suite vm-lean tests/vm/check.sh lean/4/uaccess_test.kunit_only
 fi
 # clang, PREEMPT, KASAN, KCOV: the way syzbot builds.
-if gate kernel-kasan scripts/kernel-build.sh kasan; then
+if built kasan; then
 	suite uninstrumented scripts/tap-suite.sh uninstrumented tests/kernel/uninstrumented.sh build/kernel/kasan
 	# The whole suite with 5-level paging, the KUnit matrix with 4-level
 	# (the lower-half non-canonical rows differ): the guest suite's paths
@@ -101,10 +130,13 @@ if gate kernel-kasan scripts/kernel-build.sh kasan; then
 	suite vm-kasan tests/vm/check.sh kasan/5 kasan/4/uaccess_test.kunit_only
 fi
 # The 6.12 LTS backport, built like Debian 13's kernel: the same suites.
-if gate kernel-6.12-debug scripts/kernel-build.sh 6.12-debug; then
+if built 6.12-debug; then
 	suite vm-6.12-debug tests/vm/check.sh 6.12-debug/5 6.12-debug/4 \
 		6.12-debug/5/uaccess_kaddr=warn
 fi
+wait "$builds_pid"
+echo "== lint (checkpatch on both series, sparse on both lines' debug builds)"
+cat build/logs/lint.log
 
 echo "== done in $(elapsed)"
 tests/lib/tap.py summary
