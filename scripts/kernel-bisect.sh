@@ -25,7 +25,7 @@ bisect_line() {
 	mapfile -t commits < <("$top/scripts/kernel-tree.sh" --line "$line" commits)
 	if [ ! -d "$wt" ]; then
 		git -C "$line_tree" worktree prune
-		git -C "$line_tree" worktree add -f --detach "$wt" "${commits[0]}" >/dev/null || return 1
+		git -C "$line_tree" worktree add -q -f --detach "$wt" "${commits[0]}" >/dev/null || return 1
 	fi
 	mkdir -p "$out"
 	for c in "${commits[@]}"; do
