@@ -52,6 +52,24 @@ trap 'rm -f "$cmds"' EXIT
 # cmd KEY TEXT: a command line shown under a table of the report
 cmd() { printf '%s\t%s\n' "$1" "$2" >>"$cmds"; }
 
+# The sections to run: BENCH_PARTS (make bench PARTS=...), of "static
+# syscalls hits pipeline kasan"; all but kasan in the smoke run.
+all_parts="static syscalls hits pipeline kasan"
+if [ "$smoke" = 1 ]; then
+	parts=" static syscalls hits pipeline "
+else
+	parts=" ${BENCH_PARTS:-$all_parts} "
+fi
+for p in $parts; do
+	[[ " $all_parts " == *" $p "* ]] || {
+		echo "bench: unknown part '$p' (of: $all_parts)" >&2
+		exit 2
+	}
+done
+part() { [[ $parts == *" $1 "* ]]; }
+parts_json=$(printf '"%s",' $parts)
+parts_json="[${parts_json%,}]"
+
 if [ "$smoke" = 1 ]; then
 	[ -f build/kernel/debug/vmlinux ] || scripts/kernel-build.sh debug >&2
 	python3 tests/bench/static_cost.py --label debug --json "$out/static-debug.json" \
@@ -74,16 +92,6 @@ if [ "$smoke" = 1 ]; then
 	kernels='["debug: guest + system + debug config (-Os, lockdep, KUnit), detector compiled in; 2 vCPUs"]'
 	title="Kernel: build/kernel/debug (test configuration: -Os, lockdep). Smoke run: 3 rounds of 2,000 calls."
 else
-	# BENCH_PARTS (make bench PARTS=...): the sections to run, of
-	# "static syscalls hits pipeline kasan" (all by default).
-	parts=" ${BENCH_PARTS:-static syscalls hits pipeline kasan} "
-	part() { [[ $parts == *" $1 "* ]]; }
-	for p in $parts; do
-		case "$p" in
-		static | syscalls | hits | pipeline | kasan) ;;
-		*) echo "bench: unknown part '$p' (of: static syscalls hits pipeline kasan)" >&2; exit 2 ;;
-		esac
-	done
 	kernels_needed="bench unpatched"
 	part kasan && kernels_needed="$kernels_needed bench-kasan"
 	for v in $kernels_needed; do
@@ -93,7 +101,7 @@ else
 			exit 1
 		}
 	done
-	python3 tests/bench/static_cost.py --label bench --json "$out/static-bench.json" \
+	part static && python3 tests/bench/static_cost.py --label bench --json "$out/static-bench.json" \
 		build/kernel/bench/vmlinux build/kernel/unpatched/vmlinux >&2
 	cmd static "tests/bench/static_cost.py --json $out/static-bench.json build/kernel/bench/vmlinux build/kernel/unpatched/vmlinux"
 
@@ -119,12 +127,10 @@ else
 "unpatched: the same configuration without the detector, built from the pristine 7.3.4 tree (build/linux-7.3-base)",
 "bench-kasan: bench + generic inline KASAN"]'
 	title="Kernels: build/kernel/bench (off, report) and build/kernel/unpatched; $rounds rounds of $iters calls."
-	parts_json=$(printf '"%s",' $parts)
-	parts_json="[${parts_json%,}]"
 fi
 
 python3 - "$out" "$smoke" "$cmds" "$syscalls" "$helpers" "$hits" "$soak" "$pipeline" \
-	"$kernels" "$title" "${parts_json:-null}" <<'PY'
+	"$kernels" "$title" "$parts_json" <<'PY'
 import datetime, json, os, platform, subprocess, sys
 out, smoke, cmds, syscalls, helpers, hits, soak, pipeline, kernels, title, parts = sys.argv[1:]
 commands = {}
