@@ -208,48 +208,68 @@ static int run(const struct uk_ctl_ops *ops, void *ctx,
 	return ret;
 }
 
-int uk_ctl_handle(const struct uk_ctl_ops *ops, void *ctx,
-		  const struct uk_peer *peer, const char *req, size_t len,
-		  char **reply, size_t *reply_len)
+int uk_ctl_parse(const struct uk_peer *peer, const char *req, size_t len,
+		 struct uk_ctl_request *r, char *err, size_t errlen)
 {
-	struct uk_ctl_request r = { .peer = peer, .cmd = _UK_CTL_CMD_MAX };
 	struct uk_json_value *v = NULL;
-	char err[512] = "", perr[256];
+	char perr[256];
 	int ret;
 
+	*r = (struct uk_ctl_request){ .peer = peer, .cmd = _UK_CTL_CMD_MAX };
+	err[0] = '\0';
 	if (len && req[len - 1] == '\n')
 		len--;
 	if (len >= UK_CTL_REQUEST_MAX) {
-		snprintf(err, sizeof(err), "request larger than %d bytes",
+		snprintf(err, errlen, "request larger than %d bytes",
 			 UK_CTL_REQUEST_MAX);
-		ret = -EMSGSIZE;
-		goto fail;
+		return -EMSGSIZE;
 	}
 	if (len && memchr(req, '\n', len)) {
-		snprintf(err, sizeof(err), "the request must be one line");
-		ret = -EINVAL;
-		goto fail;
+		snprintf(err, errlen, "the request must be one line");
+		return -EINVAL;
 	}
 	ret = uk_json_parse(req, len, &v, perr, sizeof(perr));
 	if (ret < 0) {
 		if (ret == -EINVAL)
-			snprintf(err, sizeof(err), "invalid JSON: %s", perr);
-		goto fail;
+			snprintf(err, errlen, "invalid JSON: %s", perr);
+		return ret;
 	}
-	ret = parse_request(v, &r, err, sizeof(err));
+	ret = parse_request(v, r, err, errlen);
 	uk_json_value_free(v);
 	if (ret < 0)
-		goto fail;
-	ret = uk_ctl_check_permission(r.cmd, peer);
-	if (ret < 0) {
-		snprintf(err, sizeof(err), "permission denied: %s needs root",
-			 uk_ctl_cmd_name(r.cmd));
-		goto fail;
-	}
-	ret = run(ops, ctx, &r, reply, reply_len, err, sizeof(err));
+		return ret;
+	ret = uk_ctl_check_permission(r->cmd, peer);
+	if (ret < 0)
+		snprintf(err, errlen, "permission denied: %s needs root",
+			 uk_ctl_cmd_name(r->cmd));
+	return ret;
+}
+
+int uk_ctl_run(const struct uk_ctl_ops *ops, void *ctx,
+	       const struct uk_ctl_request *r, char **reply,
+	       size_t *reply_len)
+{
+	char err[512] = "";
+	int ret;
+
+	ret = run(ops, ctx, r, reply, reply_len, err, sizeof(err));
+	if (ret < 0)
+		uk_ctl_error_reply(ret, uk_ctl_cmd_name(r->cmd), err, reply,
+				   reply_len);
+	return ret;
+}
+
+int uk_ctl_handle(const struct uk_ctl_ops *ops, void *ctx,
+		  const struct uk_peer *peer, const char *req, size_t len,
+		  char **reply, size_t *reply_len)
+{
+	struct uk_ctl_request r;
+	char err[512];
+	int ret;
+
+	ret = uk_ctl_parse(peer, req, len, &r, err, sizeof(err));
 	if (ret == 0)
-		return 0;
-fail:
+		return uk_ctl_run(ops, ctx, &r, reply, reply_len);
 	/* r.cmd is set once the command is known: echo it then. */
 	uk_ctl_error_reply(ret, uk_ctl_cmd_name(r.cmd), err, reply,
 			   reply_len);

@@ -26,11 +26,16 @@ struct uk_json;
 #define UK_CTL_REQUEST_MAX	4096		/* bytes including the '\n' */
 #define UK_CTL_REPLY_MAX	(64u << 20)	/* bytes including the '\n' */
 
-/* Who sent the request, from SO_PEERCRED. */
+/*
+ * Who sent the request, from SO_PEERCRED; @journal_reader if it may read
+ * the system journal (root, or a member of systemd-journal or adm), and
+ * so may see the tasks the journal's entries name.
+ */
 struct uk_peer {
 	pid_t pid;
 	uid_t uid;
 	gid_t gid;
+	bool journal_reader;
 };
 
 enum uk_ctl_cmd {
@@ -78,6 +83,19 @@ int uk_ctl_cmd_from_name(const char *name, enum uk_ctl_cmd *ret);
  * everyone, reset and reload for root only.  0 or -EPERM.
  */
 int uk_ctl_check_permission(enum uk_ctl_cmd cmd, const struct uk_peer *peer);
+
+/*
+ * uk_ctl_handle() in two steps, for a server that looks at the request
+ * before it builds the reply: uk_ctl_parse() reads and checks a request
+ * line (0, or a negative errno with a message in @err, for an error
+ * reply: @r->cmd is _UK_CTL_CMD_MAX until the command is known), and
+ * uk_ctl_run() runs its handler with a reply as uk_ctl_handle()'s.
+ */
+int uk_ctl_parse(const struct uk_peer *peer, const char *req, size_t len,
+		 struct uk_ctl_request *r, char *err, size_t errlen);
+int uk_ctl_run(const struct uk_ctl_ops *ops, void *ctx,
+	       const struct uk_ctl_request *r, char **reply,
+	       size_t *reply_len);
 
 /*
  * Handles one request (@len bytes, with or without its final '\n'; need

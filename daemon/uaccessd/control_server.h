@@ -4,8 +4,17 @@
  * one request line and one reply line per connection (control.h does the
  * protocol, control_client.h the other end).
  *
- * The socket is world-writable (0666): who may do what is decided per
- * request from the peer's SO_PEERCRED credentials.
+ * The socket is world-writable (0666) on purpose: status, sites and
+ * metrics are for everyone, as the kernel's get-status is; what a peer
+ * may do and see is decided per request from its SO_PEERCRED credentials
+ * (struct uk_peer).  No peer but root can make uaccessd work much for it:
+ * the connections of others are capped per uid and in all (a few are kept
+ * for root), each connection has a deadline from accept that reading
+ * slowly does not push back, and the replies of others are built at a
+ * bounded rate, shared by those who ask the same thing within a second,
+ * and refused for a while when replies already being sent hold too much
+ * memory.  The connections are served at a lower priority than any other
+ * source of the loop (the kernel's events first).
  */
 #ifndef UK_CONTROL_SERVER_H
 #define UK_CONTROL_SERVER_H
@@ -19,6 +28,30 @@
 
 #define UK_CTL_TIMEOUT_USEC	(5 * UK_USEC_PER_SEC)
 #define UK_CTL_MAX_CLIENTS	64
+
+struct uk_ctl_limits {
+	uint64_t timeout_usec;		/* to send the request; per reply piece */
+	uint64_t deadline_usec;		/* a connection's whole life */
+	unsigned int max_clients;	/* connections in all */
+	unsigned int root_reserved;	/* ... of which only root may use these */
+	unsigned int max_per_uid;	/* connections of one uid but root */
+	unsigned int builds_per_sec;	/* replies built for others than root */
+	unsigned int builds_burst;
+	uint64_t share_usec;		/* others share a reply this long */
+	size_t busy_bytes;		/* replies held: others wait above it */
+};
+
+#define UK_CTL_LIMITS_DEFAULT {						\
+	.timeout_usec = UK_CTL_TIMEOUT_USEC,				\
+	.deadline_usec = 60 * UK_USEC_PER_SEC,				\
+	.max_clients = UK_CTL_MAX_CLIENTS,				\
+	.root_reserved = 8,						\
+	.max_per_uid = 4,						\
+	.builds_per_sec = 4,						\
+	.builds_burst = 4,						\
+	.share_usec = UK_USEC_PER_SEC,					\
+	.busy_bytes = 32u << 20,					\
+}
 
 struct uk_ctl_server;
 
@@ -52,6 +85,22 @@ void uk_ctl_server_free(struct uk_ctl_server *s);
 void uk_ctl_server_set_timeout(struct uk_ctl_server *s, uint64_t usec);
 /* Connections beyond this are refused with an error reply (default 64). */
 void uk_ctl_server_set_max_clients(struct uk_ctl_server *s, unsigned int n);
+/* All of them at once (UK_CTL_LIMITS_DEFAULT); for new connections. */
+void uk_ctl_server_set_limits(struct uk_ctl_server *s,
+			      const struct uk_ctl_limits *l);
+void uk_ctl_server_get_limits(const struct uk_ctl_server *s,
+			      struct uk_ctl_limits *l);
+
+/* What the server did for peers other than root, since it started. */
+struct uk_ctl_stats {
+	uint64_t built;			/* replies built */
+	uint64_t shared;		/* replies served from one built before */
+	uint64_t delayed;		/* requests that waited for the rate */
+	uint64_t refused;		/* connections or requests refused */
+};
+
+void uk_ctl_server_stats(const struct uk_ctl_server *s,
+			 struct uk_ctl_stats *st);
 /* Connections open now. */
 unsigned int uk_ctl_server_clients(const struct uk_ctl_server *s);
 

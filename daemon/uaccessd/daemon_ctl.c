@@ -97,6 +97,18 @@ static int ctl_status(void *ctx, const struct uk_ctl_request *req,
 	uk_json_kv_u64(j, "reload_failures", d->reload_failures);
 	uk_json_kv_u64(j, "metrics_write_failures", d->metrics_failures);
 	uk_pipeline_json(&d->pipe, j);
+	if (d->ctl) {
+		struct uk_ctl_stats st;
+
+		uk_ctl_server_stats(d->ctl, &st);
+		uk_json_key(j, "control");
+		uk_json_object_begin(j);
+		uk_json_kv_u64(j, "built", st.built);
+		uk_json_kv_u64(j, "shared", st.shared);
+		uk_json_kv_u64(j, "delayed", st.delayed);
+		uk_json_kv_u64(j, "refused", st.refused);
+		uk_json_object_end(j);
+	}
 	uk_json_key(j, "config");
 	uk_json_object_begin(j);
 	uk_config_json(j, &d->cfg);
@@ -125,8 +137,13 @@ static uint64_t boot_to_real(uint64_t boot_ns)
 				    uk_time_ns(CLOCK_BOOTTIME));
 }
 
+/*
+ * The task a sample names (pid, tgid, uid, comm) goes to those who may
+ * read it in the journal (struct uk_peer's journal_reader); what the
+ * sample says of the bug (syscall, context, CPU) to everyone.
+ */
 static void site_json(struct uk_daemon *d, struct uk_json *j,
-		      const struct uk_agg_site *s, bool addresses)
+		      const struct uk_agg_site *s, bool addresses, bool tasks)
 {
 	struct uk_agg_sample samples[UK_AGG_SAMPLES_MAX];
 	const struct uk_agg_stack *stack;
@@ -204,10 +221,12 @@ static void site_json(struct uk_daemon *d, struct uk_json *j,
 		uk_json_kv_u64(j, "size", sa->size);
 		uk_json_kv_str(j, "addr_class",
 			       uk_enum_name(UK_ENUM_ADDR_CLASS, sa->addr_class));
-		uk_json_kv_u64(j, "pid", sa->pid);
-		uk_json_kv_u64(j, "tgid", sa->tgid);
-		uk_json_kv_u64(j, "uid", sa->uid);
-		uk_json_kv_str(j, "comm", sa->comm);
+		if (tasks) {
+			uk_json_kv_u64(j, "pid", sa->pid);
+			uk_json_kv_u64(j, "tgid", sa->tgid);
+			uk_json_kv_u64(j, "uid", sa->uid);
+			uk_json_kv_str(j, "comm", sa->comm);
+		}
 		uk_json_kv_u64(j, "cpu", sa->cpu);
 		uk_json_kv_s64(j, "syscall_nr", sa->syscall_nr);
 		uk_json_kv_str(j, "context",
@@ -237,7 +256,8 @@ static int ctl_sites(void *ctx, const struct uk_ctl_request *req,
 	uk_json_key(j, "sites");
 	uk_json_array_begin(j);
 	for (i = 0; i < shown; i++)
-		site_json(d, j, sites[i], req->peer->uid == 0);
+		site_json(d, j, sites[i], req->peer->uid == 0,
+			  req->peer->uid == 0 || req->peer->journal_reader);
 	uk_json_array_end(j);
 	free(sites);
 	return 0;

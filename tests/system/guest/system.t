@@ -74,6 +74,9 @@ exposure=$(systemd-analyze security uaccessd.service 2>/dev/null |
 echo "# systemd-analyze security uaccessd.service: exposure ${exposure:-?}"
 check "systemd-analyze security: exposure at most 2.0 (${exposure:-none})" \
 	awk -v e="${exposure:-99}" 'BEGIN { exit !(e <= 2.0) }'
+cg=/sys/fs/cgroup$(prop ControlGroup)
+check "uaccessd's memory bounded by its cgroup (MemoryMax=768M: $(cat "$cg/memory.max" 2>&1))" \
+	bash -c "[ \"\$(cat '$cg/memory.max')\" = 805306368 ]"
 
 # CVE-2017-5123, re-opened in the test kernel: an unprivileged process makes
 # waitid() write its siginfo to a kernel address.

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -628,6 +629,7 @@ static void error_reply_without_errno_says_eio(void **state)
 struct fixture {
 	sd_event *e;
 	struct uk_ctl_server *srv;
+	pid_t holders[4];		/* hold_connections(): killed at teardown */
 	struct dummy d;
 	char dir[64];
 	char path[128];
@@ -655,7 +657,13 @@ static int fixture_teardown(void **state)
 {
 	struct fixture *f = *state;
 	char cmd[128];
+	unsigned int i;
 
+	for (i = 0; i < ARRAY_SIZE(f->holders); i++)
+		if (f->holders[i]) {
+			kill(f->holders[i], SIGKILL);
+			waitpid(f->holders[i], NULL, 0);
+		}
 	uk_ctl_server_free(f->srv);
 	sd_event_unref(f->e);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
@@ -1133,10 +1141,18 @@ static void socket_serves_many_concurrent_clients(void **state)
 {
 	struct fixture *f = *state;
 	struct call *c = calloc(60, sizeof(*c));
+	struct uk_ctl_limits lim;
 	struct uk_json_value *v;
 	int i;
 
 	assert_non_null(c);
+	/* as root or not: this one is about connections at once */
+	uk_ctl_server_get_limits(f->srv, &lim);
+	lim.max_per_uid = 64;
+	lim.root_reserved = 0;
+	lim.builds_per_sec = 0;
+	lim.share_usec = 0;
+	uk_ctl_server_set_limits(f->srv, &lim);
 	for (i = 0; i < 60; i++)
 		call_start(&c[i], f->path, i % 2 ? "{\"cmd\":\"status\"}" :
 			   "{\"cmd\":\"sites\",\"limit\":2}", 10000);
@@ -1190,6 +1206,398 @@ static void socket_refuses_clients_over_the_limit(void **state)
 		close(fd[i]);
 	}
 	assert_int_equal(f->d.calls[UK_CTL_STATUS], 4);
+}
+
+/* ---- what peers other than root can make uaccessd do ---- */
+
+/*
+ * Runs @fn(@arg, @path) in a child as @uid (gid the same, no groups)
+ * while the loop serves; the child's exit code (0: as expected).
+ */
+static int as_uid(struct fixture *f, uid_t uid,
+		  int (*fn)(const char *path, void *arg), void *arg,
+		  int max_ms)
+{
+	int64_t end = ms_now() + max_ms;
+	int status = 0;
+	pid_t pid, w = 0;
+
+	assert_int_equal(chmod(f->dir, 0755), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (setgroups(0, NULL) < 0 || setresgid(uid, uid, uid) < 0 ||
+		    setresuid(uid, uid, uid) < 0)
+			_exit(100);
+		_exit(fn(f->path, arg));
+	}
+	while (w == 0 && ms_now() < end) {
+		assert_true(sd_event_run(f->e, 10 * 1000) >= 0);
+		w = waitpid(pid, &status, WNOHANG);
+	}
+	if (w == 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		fail_msg("the child of uid %u did not finish in %d ms",
+			 (unsigned int)uid, max_ms);
+	}
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+/* errno of the reply (0 for "ok":true), -1 if none came. */
+static int reply_errno(struct uk_json_value *v)
+{
+	uint64_t e = 0;
+	bool ok = false;
+
+	if (!v || uk_json_get_bool(uk_json_object_get(v, "ok"), &ok))
+		return -1;
+	if (!ok && uk_json_get_u64(uk_json_object_get(v, "errno"), &e))
+		return -1;
+	return ok ? 0 : (int)e;
+}
+
+static int call_errno(const char *path, const char *req)
+{
+	struct uk_json_value *v = NULL;
+	int r;
+
+	if (uk_ctl_call(path, req, 20000, &v, NULL, 0) < 0)
+		return -1;
+	r = reply_errno(v);
+	uk_json_value_free(v);
+	return r;
+}
+
+/* The first byte of a reply on a raw connection, without the request. */
+static int raw_errno(int fd)
+{
+	struct uk_json_value *v;
+	char buf[512];
+	size_t n;
+	int r;
+
+	n = read_all(fd, buf, sizeof(buf));
+	if (uk_json_parse(buf, n ? n - 1 : 0, &v, NULL, 0) < 0)
+		return -1;
+	r = reply_errno(v);
+	uk_json_value_free(v);
+	return r;
+}
+
+/* A child of @uid holding @n connections open until it is killed. */
+static pid_t hold_connections(struct fixture *f, uid_t uid, int n)
+{
+	pid_t pid;
+	int i;
+
+	assert_int_equal(chmod(f->dir, 0755), 0);
+	fflush(NULL);
+	for (i = 0; f->holders[i]; i++)
+		assert_true(i + 1 < (int)ARRAY_SIZE(f->holders));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid) {
+		f->holders[i] = pid;
+		return pid;
+	}
+	if (setgroups(0, NULL) < 0 || setresgid(uid, uid, uid) < 0 ||
+	    setresuid(uid, uid, uid) < 0)
+		_exit(100);
+	for (i = 0; i < n; i++)
+		raw_connect(f->path);
+	for (;;)
+		pause();
+}
+
+static void release(struct fixture *f, pid_t pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(f->holders); i++)
+		if (f->holders[i] == pid)
+			f->holders[i] = 0;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* Serves until @clients are open and @refused were refused. */
+static bool run_until_held(struct fixture *f, unsigned int clients,
+			   uint64_t refused)
+{
+	int64_t end = ms_now() + 10000;
+	struct uk_ctl_stats st;
+
+	do {
+		assert_true(sd_event_run(f->e, 10 * 1000) >= 0);
+		uk_ctl_server_stats(f->srv, &st);
+		if (uk_ctl_server_clients(f->srv) == clients &&
+		    st.refused == refused)
+			return true;
+	} while (ms_now() < end);
+	printf("# %u clients, %llu refused\n", uk_ctl_server_clients(f->srv),
+	       (unsigned long long)st.refused);
+	return false;
+}
+
+static void socket_caps_the_connections_of_each_uid(void **state)
+{
+	struct fixture *f = *state;
+	pid_t pid;
+	int fd[6], i;
+
+	if (geteuid() != 0)
+		skip();
+	/* uid 65534 may hold 4: the fifth and sixth are refused */
+	pid = hold_connections(f, 65534, 6);
+	assert_true(run_until_held(f, 4, 2));
+	/* root is not counted per uid */
+	for (i = 0; i < 6; i++)
+		fd[i] = raw_connect(f->path);
+	assert_true(run_until_held(f, 10, 2));
+	release(f, pid);
+	assert_true(run_until_held(f, 6, 2));
+	for (i = 0; i < 6; i++)
+		close(fd[i]);
+}
+
+static void socket_keeps_connections_for_root(void **state)
+{
+	struct fixture *f = *state;
+	struct uk_ctl_limits lim;
+	pid_t a, b;
+	int fd[3], i;
+
+	if (geteuid() != 0)
+		skip();
+	uk_ctl_server_get_limits(f->srv, &lim);
+	lim.max_clients = 6;
+	lim.root_reserved = 2;
+	uk_ctl_server_set_limits(f->srv, &lim);
+	a = hold_connections(f, 65534, 4);
+	assert_true(run_until_held(f, 4, 0));
+	/* the others have 4 of 6: the last two are root's */
+	b = hold_connections(f, 65533, 1);
+	assert_true(run_until_held(f, 4, 1));
+	for (i = 0; i < 3; i++)
+		fd[i] = raw_connect(f->path);
+	/* root's third is one too many in all (root's are not counted) */
+	assert_true(run_until_held(f, 6, 1));
+	assert_int_equal(raw_errno(fd[2]), EBUSY);
+	release(f, a);
+	release(f, b);
+	for (i = 0; i < 3; i++)
+		close(fd[i]);
+}
+
+static int twenty_sites_calls(const char *path, void *arg)
+{
+	int i;
+
+	for (i = 0; i < 20; i++)
+		if (call_errno(path, "{\"cmd\":\"sites\",\"limit\":2}") != 0)
+			return 1 + i;
+	return 0;
+}
+
+static void socket_others_asking_the_same_share_one_reply(void **state)
+{
+	struct fixture *f = *state;
+	struct uk_ctl_stats st;
+	struct uk_json_value *v;
+	int i;
+
+	if (geteuid() != 0)
+		skip();
+	assert_int_equal(as_uid(f, 65534, twenty_sites_calls, NULL, 20000), 0);
+	assert_int_equal(f->d.calls[UK_CTL_SITES], 1);
+	uk_ctl_server_stats(f->srv, &st);
+	assert_int_equal(st.built, 1);
+	assert_int_equal(st.shared, 19);
+	/* root's requests are its own */
+	for (i = 0; i < 3; i++) {
+		v = call(f, "{\"cmd\":\"sites\",\"limit\":2}");
+		uk_json_value_free(v);
+	}
+	assert_int_equal(f->d.calls[UK_CTL_SITES], 4);
+	/* and what is shared goes after share_usec */
+	assert_true(run_until_clients(f, 0, 2000));
+	usleep(1100 * 1000);
+	assert_int_equal(as_uid(f, 65534, twenty_sites_calls, NULL, 20000), 0);
+	assert_int_equal(f->d.calls[UK_CTL_SITES], 5);
+}
+
+static int six_different_calls(const char *path, void *arg)
+{
+	char req[64];
+	int i;
+
+	for (i = 1; i <= 6; i++) {
+		snprintf(req, sizeof(req), "{\"cmd\":\"sites\",\"limit\":%d}", i);
+		if (call_errno(path, req) != 0)
+			return i;
+	}
+	return 0;
+}
+
+static void socket_others_wait_for_the_build_rate(void **state)
+{
+	struct fixture *f = *state;
+	struct uk_ctl_limits lim;
+	struct uk_ctl_stats st;
+	int64_t start;
+
+	if (geteuid() != 0)
+		skip();
+	uk_ctl_server_get_limits(f->srv, &lim);
+	lim.builds_per_sec = 10;
+	lim.builds_burst = 2;
+	uk_ctl_server_set_limits(f->srv, &lim);
+	start = ms_now();
+	/* six builds at 10/s with a burst of 2: 4 waits of 100 ms at least */
+	assert_int_equal(as_uid(f, 65534, six_different_calls, NULL, 20000), 0);
+	assert_true(ms_now() - start >= 400);
+	assert_int_equal(f->d.calls[UK_CTL_SITES], 6);
+	uk_ctl_server_stats(f->srv, &st);
+	assert_int_equal(st.built, 6);
+	assert_int_equal(st.delayed, 4);
+}
+
+static int busy_then_ok(const char *path, void *arg)
+{
+	bool *held = arg;
+
+	return call_errno(path, "{\"cmd\":\"status\"}") == (*held ? EBUSY : 0) ?
+	       0 : 1;
+}
+
+static void socket_others_wait_while_replies_hold_too_much(void **state)
+{
+	struct fixture *f = *state;
+	const char *req = "{\"cmd\":\"sites\"}\n";
+	struct uk_ctl_limits lim;
+	struct uk_json_value *v;
+	bool held = true;
+	int fd;
+
+	if (geteuid() != 0)
+		skip();
+	uk_ctl_server_get_limits(f->srv, &lim);
+	lim.busy_bytes = 1u << 20;
+	uk_ctl_server_set_limits(f->srv, &lim);
+	/* root asks for 9 MB and does not read it */
+	f->d.big = 50000;
+	fd = raw_connect(f->path);
+	assert_int_equal(write(fd, req, strlen(req)), (ssize_t)strlen(req));
+	assert_true(run_until(f, &f->d.calls[UK_CTL_SITES], 10000));
+	assert_int_equal(as_uid(f, 65534, busy_then_ok, &held, 10000), 0);
+	assert_int_equal(f->d.calls[UK_CTL_STATUS], 0);
+	/* root still gets its answers */
+	v = call(f, "{\"cmd\":\"status\"}");
+	assert_true(get_bool(v, "ok"));
+	uk_json_value_free(v);
+	close(fd);
+	assert_true(run_until_clients(f, 0, 10000));
+	held = false;
+	assert_int_equal(as_uid(f, 65534, busy_then_ok, &held, 10000), 0);
+}
+
+/*
+ * Reads a 9 MB reply 64 KiB every 50 ms: always progress (the server
+ * writes again once the socket is three quarters empty), never the end
+ * within the deadline.
+ */
+static void socket_deadline_is_not_pushed_back_by_reading(void **state)
+{
+	struct fixture *f = *state;
+	const char *req = "{\"cmd\":\"sites\"}\n";
+	struct uk_ctl_limits lim;
+	atomic_int never = 0;
+	size_t total = 0;
+	char buf[65536];
+	int64_t start;
+	ssize_t n;
+	int fd;
+
+	uk_ctl_server_get_limits(f->srv, &lim);
+	lim.timeout_usec = 1000 * 1000;
+	lim.deadline_usec = 1500 * 1000;
+	uk_ctl_server_set_limits(f->srv, &lim);
+	f->d.big = 50000;
+	start = ms_now();
+	fd = raw_connect(f->path);
+	assert_int_equal(fcntl(fd, F_SETFL, O_NONBLOCK), 0);
+	assert_int_equal(write(fd, req, strlen(req)), (ssize_t)strlen(req));
+	for (;;) {
+		run_until(f, &never, 50);
+		n = read(fd, buf, sizeof(buf));
+		if (n == 0)
+			break;
+		if (n < 0 && errno != EAGAIN)
+			break;	/* ECONNRESET: dropped with data unread */
+		if (n > 0)
+			total += n;
+		if (ms_now() - start > 20000)
+			fail_msg("still connected after %lld ms, %zu bytes read",
+				 (long long)(ms_now() - start), total);
+	}
+	printf("# dropped after %lld ms, %zu bytes read\n",
+	       (long long)(ms_now() - start), total);
+	/* read at 1.3 MB/s at most, the 9 MB would take 7 s */
+	assert_true(total > 0 && total < 9000000);
+	assert_in_range(ms_now() - start, 1400, 6000);
+	assert_int_equal(uk_ctl_server_clients(f->srv), 0);
+	close(fd);
+}
+
+/* An eventfd that stays readable for @left dispatches. */
+struct busy_source {
+	int fd;
+	int dispatched;
+	int at_handler;		/* dispatched when the handler ran */
+};
+
+static int busy_io(sd_event_source *src, int fd, uint32_t revents,
+		   void *userdata)
+{
+	struct busy_source *b = userdata;
+	uint64_t one;
+
+	if (read(fd, &one, sizeof(one)) == sizeof(one))
+		b->dispatched++;
+	return 0;
+}
+
+static void socket_clients_wait_for_the_other_sources(void **state)
+{
+	struct fixture *f = *state;
+	const char *req = "{\"cmd\":\"status\"}\n";
+	struct busy_source b = { 0 };
+	sd_event_source *src;
+	uint64_t five = 5;
+	char buf[512];
+	int fd;
+
+	b.fd = eventfd(0, EFD_SEMAPHORE | EFD_NONBLOCK | EFD_CLOEXEC);
+	assert_true(b.fd >= 0);
+	assert_int_equal(sd_event_add_io(f->e, &src, b.fd, EPOLLIN, busy_io,
+					 &b), 0);
+	/* a request waiting to be accepted, and five events pending */
+	fd = raw_connect(f->path);
+	assert_int_equal(write(fd, req, strlen(req)), (ssize_t)strlen(req));
+	assert_int_equal(write(b.fd, &five, sizeof(five)), sizeof(five));
+	while (!atomic_load(&f->d.calls[UK_CTL_STATUS])) {
+		assert_true(sd_event_run(f->e, 100 * 1000) >= 0);
+		if (!atomic_load(&f->d.calls[UK_CTL_STATUS]))
+			b.at_handler = b.dispatched;
+	}
+	assert_int_equal(b.at_handler, 5);
+	assert_true(raw_errno(fd) == 0 || read_all(fd, buf, sizeof(buf)) == 0);
+	close(fd);
+	sd_event_source_disable_unref(src);
+	close(b.fd);
 }
 
 static void socket_free_closes_clients_and_removes_the_file(void **state)
@@ -1476,6 +1884,13 @@ int main(void)
 		SOCKET_TEST(socket_multi_megabyte_reply_arrives_intact),
 		SOCKET_TEST(socket_serves_many_concurrent_clients),
 		SOCKET_TEST(socket_refuses_clients_over_the_limit),
+		SOCKET_TEST(socket_caps_the_connections_of_each_uid),
+		SOCKET_TEST(socket_keeps_connections_for_root),
+		SOCKET_TEST(socket_others_asking_the_same_share_one_reply),
+		SOCKET_TEST(socket_others_wait_for_the_build_rate),
+		SOCKET_TEST(socket_others_wait_while_replies_hold_too_much),
+		SOCKET_TEST(socket_deadline_is_not_pushed_back_by_reading),
+		SOCKET_TEST(socket_clients_wait_for_the_other_sources),
 		SOCKET_TEST(socket_free_closes_clients_and_removes_the_file),
 		SOCKET_TEST(client_reports_missing_socket_as_enoent),
 		SOCKET_TEST(stale_socket_is_refused_then_replaced),

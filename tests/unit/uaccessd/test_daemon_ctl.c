@@ -5,7 +5,9 @@
  * client costs the kernel one get-status per UK_REFRESH_NS, not one per
  * request, and the reply says how old the counters are; root's requests
  * read the kernel every time; a kernel that fails is reported; a site of
- * the unknown direction (0) is listed.
+ * the unknown direction (0) is listed; the samples name their task (pid,
+ * tgid, uid, comm) to the journal's readers only, kernel addresses to
+ * root only.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -20,8 +22,11 @@
 
 #include "common/json.h"
 #include "common/time.h"
+#include "common/util.h"
 #include "uaccessd/daemon.h"
 #include "uaccessd/metrics.h"
+#include "fixtures.h"
+#include "msgbuild.h"
 
 static struct {
 	unsigned int get_status;
@@ -295,6 +300,75 @@ static void site_of_unknown_direction_is_listed(void **state)
 	assert_int_equal(uk_pipeline_lost(&d.pipe), 0);
 }
 
+/* The first sample of the only site in a sites reply to @peer. */
+static struct uk_json_value *sites_reply(const struct uk_peer *peer,
+					 const struct uk_json_value **sample)
+{
+	static const char req[] = "{\"cmd\":\"sites\"}";
+	const struct uk_json_value *sites, *samples;
+	struct uk_json_value *v;
+	char *reply;
+	size_t len;
+
+	assert_int_equal(uk_ctl_handle(&uk_daemon_ctl_ops, &d, peer, req,
+				       sizeof(req) - 1, &reply, &len), 0);
+	assert_int_equal(uk_json_parse(reply, len, &v, NULL, 0), 0);
+	uk_ctl_reply_free(reply);
+	sites = uk_json_object_get(v, "sites");
+	assert_int_equal(uk_json_array_len(sites), 1);
+	samples = uk_json_object_get(uk_json_array_at(sites, 0), "samples");
+	assert_int_equal(uk_json_array_len(samples), 1);
+	*sample = uk_json_array_at(samples, 0);
+	return v;
+}
+
+static void samples_name_their_task_to_journal_readers_only(void **state)
+{
+	static const char *const task[] = { "pid", "tgid", "uid", "comm" };
+	const struct uk_peer root = { .pid = 1, .uid = 0, .journal_reader = true };
+	const struct uk_peer adm = { .pid = 2, .uid = 1000, .gid = 1000,
+				     .journal_reader = true };
+	const struct uk_peer other = { .pid = 3, .uid = 65534, .gid = 65534 };
+	const struct uk_json_value *sample;
+	struct uk_json_value *v;
+	struct uk_event ev;
+	uint8_t buf[8192];
+	const char *comm;
+	uint64_t pid;
+	size_t i;
+	int n;
+
+	d.pipe.family = 0x1f;
+	uk_test_fill_event(&ev, 2, 0x1234);
+	n = uk_event_build(&ev, d.pipe.family, 1, buf, sizeof(buf));
+	assert_true(n > 0);
+	uk_pipeline_datagram(&d.pipe, buf, n, uk_time_now_ns());
+
+	v = sites_reply(&root, &sample);
+	assert_int_equal(uk_json_get_u64(uk_json_object_get(sample, "pid"),
+					 &pid), 0);
+	assert_int_equal(pid, 1234);
+	assert_non_null(uk_json_object_get(sample, "address"));
+	uk_json_value_free(v);
+
+	v = sites_reply(&adm, &sample);
+	assert_int_equal(uk_json_get_str(uk_json_object_get(sample, "comm"),
+					 &comm), 0);
+	assert_string_equal(comm, "poc");
+	assert_null(uk_json_object_get(sample, "address"));
+	uk_json_value_free(v);
+
+	v = sites_reply(&other, &sample);
+	for (i = 0; i < ARRAY_SIZE(task); i++)
+		if (uk_json_object_get(sample, task[i]))
+			fail_msg("uid 65534 sees the sample's \"%s\"", task[i]);
+	assert_null(uk_json_object_get(sample, "address"));
+	/* what the sample says of the bug stays */
+	assert_non_null(uk_json_object_get(sample, "syscall_nr"));
+	assert_non_null(uk_json_object_get(sample, "addr_class"));
+	uk_json_value_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest daemon_ctl[] = {
@@ -309,6 +383,9 @@ int main(void)
 			teardown),
 		cmocka_unit_test_setup_teardown(
 			site_of_unknown_direction_is_listed, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			samples_name_their_task_to_journal_readers_only, setup,
+			teardown),
 	};
 
 	return cmocka_run_group_tests(daemon_ctl, NULL, NULL);
