@@ -10,8 +10,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <systemd/sd-login.h>
 
 #include "common/why.h"
 #include "output.h"
@@ -609,7 +611,40 @@ static bool in_path(const char *name)
 	return false;
 }
 
-const char *uk_cli_pager_command(bool tty, bool disabled,
+/* systemd's booleans: 1 true, 0 false, -1 neither. */
+static int parse_boolean(const char *s)
+{
+	static const char *const yes[] = { "1", "yes", "y", "true", "t", "on" };
+	static const char *const no[] = { "0", "no", "n", "false", "f", "off" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(yes); i++)
+		if (!strcasecmp(s, yes[i]))
+			return 1;
+	for (i = 0; i < ARRAY_SIZE(no); i++)
+		if (!strcasecmp(s, no[i]))
+			return 0;
+	return -1;
+}
+
+bool uk_cli_pager_secure_mode(const char *pagersecure, bool owner_known,
+			      uid_t owner, uid_t euid)
+{
+	if (pagersecure)
+		return parse_boolean(pagersecure) != 0;
+	return !owner_known || owner != euid;
+}
+
+bool uk_cli_pager_secure(void)
+{
+	uid_t owner = 0;
+	int r = sd_pid_get_owner_uid(0, &owner);
+
+	return uk_cli_pager_secure_mode(secure_getenv("SYSTEMD_PAGERSECURE"),
+					r >= 0, owner, geteuid());
+}
+
+const char *uk_cli_pager_command(bool tty, bool disabled, bool secure,
 				 const char *systemd_pager, const char *pager)
 {
 	const char *env = systemd_pager ? systemd_pager : pager;
@@ -620,16 +655,21 @@ const char *uk_cli_pager_command(bool tty, bool disabled,
 		env += strspn(env, " \t");
 		if (!*env || !strcmp(env, "cat"))
 			return NULL;
-		return env;
+		/*
+		 * Secure: the command is not looked at, less or nothing
+		 * runs (the environment sudo kept could name any program).
+		 */
+		if (!secure)
+			return env;
 	}
 	if (in_path("less"))
 		return "less";
-	if (in_path("more"))
+	if (!secure && in_path("more"))
 		return "more";
 	return NULL;
 }
 
-int uk_cli_pager_open(struct uk_cli_pager *pg, const char *cmd)
+int uk_cli_pager_open(struct uk_cli_pager *pg, const char *cmd, bool secure)
 {
 	const char *less = getenv("SYSTEMD_LESS");
 	int fd[2], saved, r;
@@ -655,6 +695,10 @@ int uk_cli_pager_open(struct uk_cli_pager *pg, const char *cmd)
 		if (dup2(fd[0], STDIN_FILENO) < 0)
 			_exit(EXIT_FAILURE);
 		setenv("LESS", less ? less : "FRSXMK", 1);
+		if (secure) {
+			setenv("LESSSECURE", "1", 1);
+			unsetenv("LESSSECURE_ALLOW");
+		}
 		signal(SIGPIPE, SIG_DFL);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);

@@ -326,15 +326,17 @@ static int dispatch(struct parsed *p, const struct verb *v, int nargs,
 {
 	struct uk_cli_pager pg = { 0 };
 	const char *pager;
+	bool secure;
 	int r;
 
 	if (v->pager) {
+		secure = uk_cli_pager_secure();
 		pager = uk_cli_pager_command(isatty(STDOUT_FILENO),
 					     p->cli.no_pager || p->cli.json,
-					     getenv("SYSTEMD_PAGER"),
+					     secure, getenv("SYSTEMD_PAGER"),
 					     getenv("PAGER"));
-		if (pager)
-			uk_cli_pager_open(&pg, pager);	/* none if it fails */
+		if (pager)	/* none if it fails */
+			uk_cli_pager_open(&pg, pager, secure);
 	}
 	r = v->fn(&p->cli, nargs, args);
 	if (fflush(stdout) != 0 && !r)

@@ -19,7 +19,7 @@ if [ -z "${UK_CLI_NS:-}" ]; then
 		env UK_CLI_NS=1 UK_BIN="$bin" "$0" "$@"
 fi
 export TZ=UTC LC_ALL=C
-unset SYSTEMD_PAGER PAGER SYSTEMD_LESS
+unset SYSTEMD_PAGER PAGER SYSTEMD_LESS SYSTEMD_PAGERSECURE LESSSECURE
 
 n=0
 failed=0
@@ -302,10 +302,12 @@ expect 3 "monitor as nobody (no family comes first)" as_nobody monitor
 expect 3 "set as nobody (no family comes first)" as_nobody set mode off
 
 # ---- the pager, on a terminal ----
+# (not secure: as root without a login session the pager would be less)
 pager_run() {	# pager_run ARGS...: uaccessctl on a pty, pager writes $tmp/paged
 	rm -f "$tmp/paged"
-	SYSTEMD_PAGER="cat >$tmp/paged" script -qec \
-		"$bin/uaccessctl --socket $sock $*" /dev/null >"$tmp/tty.out" 2>&1
+	SYSTEMD_PAGERSECURE=${secure:-0} SYSTEMD_PAGER="cat >$tmp/paged" \
+		script -qec "$bin/uaccessctl --socket $sock $*" /dev/null \
+		>"$tmp/tty.out" 2>&1
 }
 pager_run sites
 check $(grep -q "$SITES sites listed." "$tmp/paged" 2>/dev/null; echo $?) \
@@ -315,6 +317,17 @@ check $([ ! -e "$tmp/paged" ] && grep -q "$SITES sites listed." "$tmp/tty.out"; 
 	"--no-pager: straight to the terminal"
 pager_run --json sites
 check $([ ! -e "$tmp/paged" ]; echo $?) "--json: no pager"
+# secure mode: less (ours, in $PATH), with LESSSECURE=1, not $SYSTEMD_PAGER
+mkdir -p "$tmp/lessbin"
+printf '#!/bin/sh\nenv >"%s/less.env"\ncat >"%s/less.out"\n' "$tmp" "$tmp" \
+	>"$tmp/lessbin/less"
+chmod +x "$tmp/lessbin/less"
+PATH="$tmp/lessbin:$PATH" secure=1 pager_run sites
+check $([ ! -e "$tmp/paged" ] &&
+	grep -q "$SITES sites listed." "$tmp/less.out" 2>/dev/null &&
+	grep -qx LESSSECURE=1 "$tmp/less.env"; echo $?) \
+	"SYSTEMD_PAGERSECURE=1: less with LESSSECURE=1, not \$SYSTEMD_PAGER" \
+	"$(cat "$tmp/tty.out")"
 rm -f "$tmp/paged"
 SYSTEMD_PAGER="cat >$tmp/paged" "$bin/uaccessctl" --socket "$sock" sites >/dev/null
 check $([ ! -e "$tmp/paged" ]; echo $?) "not a terminal: no pager"

@@ -24,11 +24,14 @@
 #include "common/util.h"
 
 static char tmpdir[] = "/tmp/uk-cli-output.XXXXXX";
+static char *orig_path;	/* $PATH, for the tests that change it */
 
 static int setup(void **state)
 {
 	setenv("TZ", "UTC", 1);
 	tzset();
+	if (getenv("PATH"))
+		orig_path = strdup(getenv("PATH"));
 	return mkdtemp(tmpdir) ? 0 : -1;
 }
 
@@ -36,6 +39,7 @@ static int teardown(void **state)
 {
 	char cmd[128];
 
+	free(orig_path);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	return system(cmd) == 0 ? 0 : -1;
 }
@@ -655,37 +659,124 @@ static void touch_exe(const char *dir, const char *name)
 	assert_int_equal(chmod(path, 0755), 0);
 }
 
+/* After a test that changed $PATH, failed or not. */
+static int restore_path(void **state)
+{
+	if (orig_path)
+		setenv("PATH", orig_path, 1);
+	else
+		unsetenv("PATH");
+	return 0;
+}
+
+/* The pager command chosen on a terminal, in secure mode or not. */
+static const char *chosen(bool secure, const char *systemd_pager,
+			  const char *pager)
+{
+	return uk_cli_pager_command(true, false, secure, systemd_pager, pager);
+}
+
 static void pager_chosen_as_systemd_does(void **state)
 {
-	char dir[256], *path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	char dir[256];
 
-	assert_null(uk_cli_pager_command(false, false, NULL, NULL));
-	assert_null(uk_cli_pager_command(true, true, "less", "less"));
-	assert_string_equal(uk_cli_pager_command(true, false, "most -s",
-						 "less"), "most -s");
-	assert_string_equal(uk_cli_pager_command(true, false, NULL, "pg"),
-			    "pg");
-	assert_null(uk_cli_pager_command(true, false, "", "less"));
-	assert_null(uk_cli_pager_command(true, false, "cat", "less"));
-	assert_null(uk_cli_pager_command(true, false, NULL, " cat"));
-	assert_null(uk_cli_pager_command(true, false, NULL, ""));
+	assert_null(uk_cli_pager_command(false, false, false, NULL, NULL));
+	assert_null(uk_cli_pager_command(true, true, false, "less", "less"));
+	assert_string_equal(chosen(false, "most -s", "less"), "most -s");
+	assert_string_equal(chosen(false, NULL, "pg"), "pg");
+	assert_null(chosen(false, "", "less"));
+	assert_null(chosen(false, "cat", "less"));
+	assert_null(chosen(false, NULL, " cat"));
+	assert_null(chosen(false, NULL, ""));
 
 	/* neither set: less, else more, else none, found in $PATH */
 	snprintf(dir, sizeof(dir), "%s/bin", tmpdir);
 	assert_int_equal(mkdir(dir, 0755), 0);
 	setenv("PATH", dir, 1);
-	assert_null(uk_cli_pager_command(true, false, NULL, NULL));
+	assert_null(chosen(false, NULL, NULL));
 	touch_exe(dir, "more");
-	assert_string_equal(uk_cli_pager_command(true, false, NULL, NULL),
-			    "more");
+	assert_string_equal(chosen(false, NULL, NULL), "more");
 	touch_exe(dir, "less");
-	assert_string_equal(uk_cli_pager_command(true, false, NULL, NULL),
-			    "less");
-	if (path)
-		setenv("PATH", path, 1);
-	else
-		unsetenv("PATH");
-	free(path);
+	assert_string_equal(chosen(false, NULL, NULL), "less");
+}
+
+static void pager_secure_mode_as_systemd_decides(void **state)
+{
+	static const char *const yes[] = { "1", "yes", "y", "true", "t", "on",
+					   "YES", "True", "ON" };
+	static const char *const no[] = { "0", "no", "n", "false", "f", "off",
+					  "NO", "False", "Off" };
+	static const char *const bad[] = { "", "2", "maybe", " 1", "yes ",
+					   "offf" };
+	size_t i;
+
+	/* unset: secure unless the session's owner is the effective uid */
+	assert_false(uk_cli_pager_secure_mode(NULL, true, 1000, 1000));
+	assert_false(uk_cli_pager_secure_mode(NULL, true, 0, 0));
+	/* sudo, pkexec, su: root, or another user, in someone's session */
+	assert_true(uk_cli_pager_secure_mode(NULL, true, 1000, 0));
+	assert_true(uk_cli_pager_secure_mode(NULL, true, 1000, 1001));
+	assert_true(uk_cli_pager_secure_mode(NULL, true, 0, 1000));
+	/* no session, or not known: secure */
+	assert_true(uk_cli_pager_secure_mode(NULL, false, 0, 0));
+	assert_true(uk_cli_pager_secure_mode(NULL, false, 1000, 1000));
+
+	/* set: what it says, whoever we are */
+	for (i = 0; i < ARRAY_SIZE(yes); i++) {
+		assert_true(uk_cli_pager_secure_mode(yes[i], true, 1000, 1000));
+		assert_true(uk_cli_pager_secure_mode(yes[i], true, 1000, 0));
+	}
+	for (i = 0; i < ARRAY_SIZE(no); i++) {
+		assert_false(uk_cli_pager_secure_mode(no[i], true, 1000, 0));
+		assert_false(uk_cli_pager_secure_mode(no[i], false, 0, 0));
+	}
+	/* not a boolean: secure */
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		assert_true(uk_cli_pager_secure_mode(bad[i], true, 1000, 1000));
+
+	/* this process: $SYSTEMD_PAGERSECURE first */
+	setenv("SYSTEMD_PAGERSECURE", "1", 1);
+	assert_true(uk_cli_pager_secure());
+	setenv("SYSTEMD_PAGERSECURE", "0", 1);
+	assert_false(uk_cli_pager_secure());
+	setenv("SYSTEMD_PAGERSECURE", "perhaps", 1);
+	assert_true(uk_cli_pager_secure());
+	unsetenv("SYSTEMD_PAGERSECURE");
+}
+
+static void pager_secure_runs_less_only(void **state)
+{
+	static const char *const asked[] = { "most", "more", "pg", "sh",
+					     "less; sh", "less -R; sh -i",
+					     "/tmp/less", "vi -", " most" };
+	char dir[256];
+	size_t i;
+
+	snprintf(dir, sizeof(dir), "%s/bin-secure", tmpdir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	setenv("PATH", dir, 1);
+
+	/* no less: no pager, more is no fallback */
+	touch_exe(dir, "more");
+	assert_null(chosen(true, NULL, NULL));
+	assert_null(chosen(true, "more", NULL));
+	assert_null(chosen(true, NULL, "more"));
+
+	touch_exe(dir, "less");
+	assert_string_equal(chosen(true, NULL, NULL), "less");
+	/* whatever the environment asks for, less runs, as it is */
+	for (i = 0; i < ARRAY_SIZE(asked); i++) {
+		assert_string_equal(chosen(true, asked[i], NULL), "less");
+		assert_string_equal(chosen(true, NULL, asked[i]), "less");
+		assert_string_equal(chosen(true, asked[i], "less"), "less");
+	}
+	assert_string_equal(chosen(true, "less -R", NULL), "less");
+	/* but no pager is still no pager */
+	assert_null(chosen(true, "", "less"));
+	assert_null(chosen(true, "cat", NULL));
+	assert_null(chosen(true, NULL, " cat"));
+	assert_null(uk_cli_pager_command(false, false, true, NULL, NULL));
+	assert_null(uk_cli_pager_command(true, true, true, NULL, NULL));
 }
 
 static char *slurp(const char *path)
@@ -716,7 +807,7 @@ static void pager_gets_the_output_and_stdout_comes_back(void **state)
 	fflush(stdout);
 	assert_int_equal(fstat(STDOUT_FILENO, &before), 0);
 	unsetenv("SYSTEMD_LESS");
-	assert_int_equal(uk_cli_pager_open(&pg, cmd), 0);
+	assert_int_equal(uk_cli_pager_open(&pg, cmd, false), 0);
 	assert_true(pg.pid > 0);
 	printf("line one\nline two\n");
 	uk_cli_pager_close(&pg);
@@ -732,7 +823,7 @@ static void pager_gets_the_output_and_stdout_comes_back(void **state)
 	free(text);
 
 	setenv("SYSTEMD_LESS", "R", 1);
-	assert_int_equal(uk_cli_pager_open(&pg, cmd), 0);
+	assert_int_equal(uk_cli_pager_open(&pg, cmd, false), 0);
 	uk_cli_pager_close(&pg);
 	unsetenv("SYSTEMD_LESS");
 	text = slurp(env);
@@ -741,6 +832,65 @@ static void pager_gets_the_output_and_stdout_comes_back(void **state)
 	/* closing without a pager does nothing */
 	pg.pid = 0;
 	uk_cli_pager_close(&pg);
+}
+
+/* Does a line of @text start with @s ("NAME=": is NAME set)? */
+static bool has_line(const char *text, const char *s)
+{
+	const char *p = text;
+
+	for (;;) {
+		if (!strncmp(p, s, strlen(s)))
+			return true;
+		p = strchr(p, '\n');
+		if (!p++)
+			return false;
+	}
+}
+
+/* The pager's environment, written by the pager to $tmpdir/pager-env. */
+static char *pager_env(bool secure)
+{
+	struct uk_cli_pager pg;
+	char cmd[512], env[128];
+
+	snprintf(env, sizeof(env), "%s/pager-env", tmpdir);
+	snprintf(cmd, sizeof(cmd), "env >'%s'; cat >/dev/null", env);
+	assert_int_equal(uk_cli_pager_open(&pg, cmd, secure), 0);
+	printf("paged\n");
+	uk_cli_pager_close(&pg);
+	return slurp(env);
+}
+
+static void pager_secure_gets_lesssecure(void **state)
+{
+	char *text;
+
+	unsetenv("LESSSECURE");
+	unsetenv("SYSTEMD_LESS");
+	setenv("LESSSECURE_ALLOW", "shell,edit", 1);
+	text = pager_env(true);
+	assert_true(has_line(text, "LESSSECURE=1\n"));
+	assert_false(has_line(text, "LESSSECURE_ALLOW="));
+	assert_true(has_line(text, "LESS=FRSXMK\n"));
+	free(text);
+	/* in the pager only */
+	assert_null(getenv("LESSSECURE"));
+	assert_string_equal(getenv("LESSSECURE_ALLOW"), "shell,edit");
+
+	/* not secure: the environment's, as it is */
+	text = pager_env(false);
+	assert_false(has_line(text, "LESSSECURE="));
+	assert_true(has_line(text, "LESSSECURE_ALLOW=shell,edit\n"));
+	free(text);
+	unsetenv("LESSSECURE_ALLOW");
+
+	/* secure whatever the environment says */
+	setenv("LESSSECURE", "0", 1);
+	text = pager_env(true);
+	assert_true(has_line(text, "LESSSECURE=1\n"));
+	free(text);
+	unsetenv("LESSSECURE");
 }
 
 int main(void)
@@ -766,8 +916,13 @@ int main(void)
 		cmocka_unit_test(fields_from_json_takes_what_fits),
 		cmocka_unit_test(fields_from_json_refuses_bad_hex),
 		cmocka_unit_test(boot_time_converts_with_the_clock_offset),
-		cmocka_unit_test(pager_chosen_as_systemd_does),
+		cmocka_unit_test_teardown(pager_chosen_as_systemd_does,
+					  restore_path),
+		cmocka_unit_test(pager_secure_mode_as_systemd_decides),
+		cmocka_unit_test_teardown(pager_secure_runs_less_only,
+					  restore_path),
 		cmocka_unit_test(pager_gets_the_output_and_stdout_comes_back),
+		cmocka_unit_test(pager_secure_gets_lesssecure),
 	};
 
 	return cmocka_run_group_tests(cli_output, setup, teardown);
