@@ -174,6 +174,17 @@ echo "$err" | grep -q "no boot -1 in the journal (1 boot)"
 check $? "list -b -1: says there is 1 boot" "$err"
 ctl list --boot=0123456789abcdef0123456789abcdef
 is "1|No entries found." "$rc|$err" "list --boot=ID of another boot: nothing"
+# A number after a bare -b is the boot, as journalctl reads it (event 0
+# has pid 100); a pid beside -b goes before it, after -- or as pid=N.
+ctl list -b 100
+is "1|uaccessctl: no boot 100 in the journal (1 boot)" "$rc|$err" \
+	"list -b 100: boot offset 100, as journalctl -b 100"
+ctl list --no-legend -b pid=100
+is "0 1" "$rc $(lines "$out")" "list -b pid=100: this boot, pid 100"
+ctl list --no-legend 100 -b
+is "0 1" "$rc $(lines "$out")" "list 100 -b: this boot, pid 100"
+ctl list --no-legend -b -- 100
+is "0 1" "$rc $(lines "$out")" "list -b -- 100: this boot, pid 100"
 
 # show
 mkdir -p "$tmp/catalog"

@@ -426,6 +426,74 @@ static void journal_options_are_parsed_for_list(void **state)
 		    p.cli.kernel);
 }
 
+/*
+ * What the verb gets after the options: the words left, space-separated,
+ * in @buf; the parse's result in @p.
+ */
+static const char *parse_rest(struct parsed *p, char *buf, size_t len, int n,
+			      const char *const *args)
+{
+	char *argv[n + 2];
+	bool done = false;
+	size_t at = 0;
+	int i;
+
+	argv[0] = "uaccessctl";
+	for (i = 0; i < n; i++)
+		argv[i + 1] = (char *)args[i];
+	argv[n + 1] = NULL;
+	memset(p, 0, sizeof(*p));
+	p->cli.out = stdout;
+	p->cli.err = stderr;
+	buf[0] = '\0';
+	assert_int_equal(parse(n + 1, argv, p, &done), 0);
+	for (i = optind; i < n + 1; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s",
+				       i > optind ? " " : "", argv[i]);
+	return buf;
+}
+
+#define REST(p, buf, ...)						\
+	({								\
+		const char *args_[] = { __VA_ARGS__ };			\
+		parse_rest(p, buf, sizeof(buf), (int)ARRAY_SIZE(args_),	\
+			   args_);					\
+	})
+
+/*
+ * "-b 4242": journalctl's rule, which uaccessctl follows (docs/uaccessctl.md):
+ * a word after a bare -b that reads as a boot ID or offset is the boot, a
+ * bare number included (journalctl -b 4242 is boot offset 4242 too).  A pid
+ * beside -b is written before it, after "--" or as pid=N.
+ */
+static void a_number_after_bare_b_is_the_boot_as_in_journalctl(void **state)
+{
+	struct parsed p;
+	char rest[128];
+
+	assert_string_equal(REST(&p, rest, "list", "-D", "/j", "-b", "4242"),
+			    "list");
+	assert_string_equal(p.cli.boot, "4242");
+	assert_string_equal(REST(&p, rest, "list", "-D", "/j", "-b",
+				 "pid=4242"), "list pid=4242");
+	assert_string_equal(p.cli.boot, "");
+	assert_string_equal(REST(&p, rest, "list", "-D", "/j", "-b",
+				 "UACCESS_PID=4242"), "list UACCESS_PID=4242");
+	assert_string_equal(p.cli.boot, "");
+	assert_string_equal(REST(&p, rest, "list", "4242", "-b", "-D", "/j"),
+			    "list 4242");
+	assert_string_equal(p.cli.boot, "");
+	assert_string_equal(REST(&p, rest, "list", "-D", "/j", "-b", "--",
+				 "4242"), "list 4242");
+	assert_string_equal(p.cli.boot, "");
+	assert_string_equal(REST(&p, rest, "list", "-b", "-1", "4242"),
+			    "list 4242");
+	assert_string_equal(p.cli.boot, "-1");
+	assert_string_equal(REST(&p, rest, "-b", "4242", "list", "77"),
+			    "list 77");
+	assert_string_equal(p.cli.boot, "4242");
+}
+
 int main(void)
 {
 	const struct CMUnitTest cli_main[] = {
@@ -437,6 +505,7 @@ int main(void)
 		cmocka_unit_test(arguments_after_double_dash_reach_the_verb),
 		cmocka_unit_test(exit_codes_reach_the_caller),
 		cmocka_unit_test(journal_options_are_parsed_for_list),
+		cmocka_unit_test(a_number_after_bare_b_is_the_boot_as_in_journalctl),
 	};
 
 	return cmocka_run_group_tests(cli_main, setup, teardown);
