@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <linux/netlink.h>
 
 #include "common/time.h"
@@ -16,6 +18,7 @@ struct uk_replay_stream {
 	struct uk_pipeline *p;
 	void (*done)(int err, const char *why, void *data);
 	void *data;
+	bool sock;		/* recv(MSG_DONTWAIT), not read() */
 	bool have_header;
 	size_t len;
 	/* a header or one message of at most UK_NL_BUFSIZE, with room to read */
@@ -71,7 +74,16 @@ static int on_read(sd_event_source *src, int fd, uint32_t revents,
 	char why[160] = "";
 	ssize_t n;
 
-	n = read(fd, s->buf + s->len, sizeof(s->buf) - s->len);
+	/*
+	 * One read per wakeup: a pipe, FIFO or terminal that epoll says is
+	 * readable (or at its end) returns what it holds without blocking,
+	 * whatever O_NONBLOCK says; a socket is told not to wait.
+	 */
+	if (s->sock)
+		n = recv(fd, s->buf + s->len, sizeof(s->buf) - s->len,
+			 MSG_DONTWAIT);
+	else
+		n = read(fd, s->buf + s->len, sizeof(s->buf) - s->len);
 	if (n < 0) {
 		if (errno == EAGAIN || errno == EINTR)
 			return 0;
@@ -110,10 +122,12 @@ int uk_replay_stream_new(sd_event *e, int fd, struct uk_pipeline *p,
 			 void *data, struct uk_replay_stream **ret)
 {
 	struct uk_replay_stream *s = calloc(1, sizeof(*s));
+	struct stat st;
 	int r;
 
 	if (!s)
 		return -ENOMEM;
+	s->sock = fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
 	s->p = p;
 	s->done = done;
 	s->data = data;

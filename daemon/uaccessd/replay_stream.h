@@ -16,9 +16,13 @@
 struct uk_replay_stream;
 
 /*
- * Reads @fd (taken over) on @e; at the end of the stream calls @done
- * with 0, or with a negative errno and a reason after a corrupt or
- * truncated stream.
+ * Reads @fd (taken over once this returns 0; on an error it is the
+ * caller's still) on @e; at the end of the stream calls @done with 0, or
+ * with a negative errno and a reason after a corrupt or truncated stream.
+ * @fd need not be non-blocking, nor made so: it is read once each time
+ * epoll finds it readable, a socket with MSG_DONTWAIT, so that a
+ * description shared with another process (uaccessd's stdin) keeps its
+ * flags.
  */
 int uk_replay_stream_new(sd_event *e, int fd, struct uk_pipeline *p,
 			 void (*done)(int err, const char *why, void *data),

@@ -137,7 +137,12 @@ static void on_stream_done(int err, const char *why, void *data)
 		sd_event_exit(d->event, err < 0 ? err : 0);
 }
 
-/* A pipe or FIFO is read as it comes, from the event loop. */
+/*
+ * A FIFO, or a stdin that is a pipe, a socket or a terminal, is read as
+ * it comes, from the event loop.  A FIFO given by its path is opened
+ * non-blocking, a description of our own; stdin's description is the
+ * caller's too, and is left as it is (see uk_replay_stream_new()).
+ */
 static int replay_stream(struct uk_daemon *d, const char *path)
 {
 	int fd = strcmp(path, "-") ?
@@ -145,22 +150,21 @@ static int replay_stream(struct uk_daemon *d, const char *path)
 		fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
 	int r;
 
-	if (fd < 0 || fcntl(fd, F_SETFL, O_NONBLOCK) < 0) {
+	if (fd < 0) {
 		r = -errno;
 		log_msg(LOG_ERR, "%s: %s", path, strerror(-r));
-		goto fail;
+		return r;
 	}
 	stream_path = path;
 	r = uk_replay_stream_new(d->event, fd, &d->pipe, on_stream_done, d,
 				 &d->stream);
-	if (r < 0)
-		goto fail;
+	if (r < 0) {
+		log_msg(LOG_ERR, "%s: cannot watch it: %s", path, strerror(-r));
+		close(fd);
+		return r;
+	}
 	d->state = UK_STATE_REPLAY;
 	return 0;
-fail:
-	if (fd >= 0)
-		close(fd);
-	return r;
 }
 
 static int replay(struct uk_daemon *d, const char *path)
@@ -171,7 +175,9 @@ static int replay(struct uk_daemon *d, const char *path)
 	size_t len;
 	int ret;
 
-	ret = uk_replay_open(&r, path, why, sizeof(why));
+	/* stdin from where it stands, as cat reads it. */
+	ret = strcmp(path, "-") ? uk_replay_open(&r, path, why, sizeof(why)) :
+	      uk_replay_open_fp(&r, stdin, why, sizeof(why));
 	if (ret < 0) {
 		log_msg(LOG_ERR, "%s", why);
 		return ret;
@@ -185,13 +191,20 @@ static int replay(struct uk_daemon *d, const char *path)
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * Read as it comes: a FIFO, and a stdin that is a pipe, a socket or a
+ * terminal.  A stdin that is a file (or /dev/null) is read whole.
+ */
 static bool is_stream(const char *path)
 {
 	struct stat st;
 
-	if (!strcmp(path, "-"))
-		return true;
-	return stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
+	if (strcmp(path, "-"))
+		return stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
+	if (fstat(STDIN_FILENO, &st) < 0)
+		return false;
+	return S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ||
+	       isatty(STDIN_FILENO);
 }
 
 static void usage(FILE *f)

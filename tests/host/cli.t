@@ -6,10 +6,11 @@
 # checked field by field against what was generated.  The host kernel has
 # no uaccess_kaddr family, so everything that needs the kernel must say so
 # (exit 3).  Also: a daemon that is not there (exit 4), bad command lines
-# (exit 2), an unprivileged user (exit 5 where the daemon refuses), and the
-# pager on a terminal.  Runs in a private mount namespace with a tmpfs on
-# /run, so that the default socket path is ours and no journald is
-# reachable.  Prints TAP.
+# (exit 2), an unprivileged user (exit 5 where the daemon refuses), uaccessd
+# --replay - from a pipe, a terminal, a socket and a file (the caller's end
+# left blocking), and the pager on a terminal.  Runs in a private mount
+# namespace with a tmpfs on /run, so that the default socket path is ours
+# and no journald is reachable.  Prints TAP.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${UK_BIN:-$top/build/daemon}
@@ -300,6 +301,131 @@ check $([ "$err" = "uaccessctl: permission denied: cannot connect to $tmp/priv/c
 	"sites as nobody, no access: the message" "$err"
 expect 3 "monitor as nobody (no family comes first)" as_nobody monitor
 expect 3 "set as nobody (no family comes first)" as_nobody set mode off
+
+# ---- uaccessd --replay - : standard input, as its caller shares it ----
+# A pipe, a terminal and a socket are read as they come, a file whole;
+# O_NONBLOCK is never set on the open file description uaccessd shares
+# with its caller (who would find its own end non-blocking): the test
+# keeps its copy of uaccessd's stdin and looks at its flags.
+"$bin/tools/uk-genreplay" -n 20 -s 2 "$tmp/s.rep" >/dev/null
+python3 - "$bin" "$tmp" "$top" >"$tmp/stdin.out" 2>&1 <<'EOF'
+import fcntl, os, pty, select, signal, socket, subprocess, sys, time, tty
+binp, tmp, top = sys.argv[1:4]
+sys.path.insert(0, top + '/tests/lib')
+import ukctl
+
+data = open(tmp + '/s.rep', 'rb').read()
+half = len(data) // 2
+
+
+def report(ok, desc, why=''):
+    print('%d|%s|%s' % (0 if ok else 1, desc, ' '.join(why.split())[:300]))
+    sys.stdout.flush()
+
+
+def nonblock(fd):
+    return bool(fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_NONBLOCK)
+
+
+def write_all(fd, buf):
+    """On the test's own description (O_NONBLOCK there is ours)."""
+    deadline = time.monotonic() + 10
+    while buf and time.monotonic() < deadline:
+        select.select([], [fd], [], 0.1)
+        try:
+            buf = buf[os.write(fd, buf):]
+        except BlockingIOError:
+            pass
+    return not buf
+
+
+def events(ctl, want):
+    """uaccessd's event count once it reaches @want (10 s at most)."""
+    got = None
+    for _ in range(200):
+        try:
+            got = ukctl.call(ctl, {'cmd': 'status'})['daemon']['events']
+        except (OSError, ValueError, KeyError):
+            pass
+        if got is not None and got >= want:
+            break
+        time.sleep(0.05)
+    return got
+
+
+def start(kind, stdin, exit_after=True):
+    ctl = '%s/ctl-stdin-%s' % (tmp, kind.split()[-1].replace('/', '-'))
+    argv = [binp + '/uaccessd', '-c', tmp + '/a.conf', '-s', ctl, '-r', '-']
+    p = subprocess.Popen(argv + (['-x'] if exit_after else []), stdin=stdin,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return p, ctl
+
+
+def finish(kind, p, fd, got=None):
+    """@got: the events uaccessd counted, if it does not print them (no -x)."""
+    try:
+        out, err = p.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    out, err = out.decode(), err.decode()
+    report(p.returncode == 0 and
+           (got == 20 if got is not None else out.startswith('events 20 ')),
+           '--replay - from %s: 20 events, exit 0' % kind,
+           'exit %s, events %s: %s %s' % (p.returncode, got, out, err))
+    report(not nonblock(fd),
+           '--replay - from %s: the caller\'s description stays blocking' % kind)
+
+
+def streamed(kind, rd, wr, end):
+    """@rd: uaccessd's stdin (the test keeps it), @wr: the test's end."""
+    p, ctl = start(kind, rd, kind != 'a terminal')
+    ok = write_all(wr, data[:half])
+    got = events(ctl, 1)
+    report(ok and got and not nonblock(rd),
+           '--replay - from %s: blocking while uaccessd reads' % kind,
+           'wrote: %s, events: %s' % (ok, got))
+    ok = write_all(wr, data[half:])
+    got = events(ctl, 20)
+    end(p)
+    finish(kind, p, rd, None if kind != 'a terminal' else got)
+
+
+r, w = os.pipe()
+streamed('a pipe', r, w, lambda p: os.close(w))
+os.close(r)
+
+# A terminal in raw mode; it ends when uaccessd has had it all (a hangup
+# reads as EIO or EOF, as it comes).
+master, slave = pty.openpty()
+tty.setraw(slave)
+os.set_blocking(master, False)
+streamed('a terminal', slave, master, lambda p: p.send_signal(signal.SIGTERM))
+os.close(master)
+os.close(slave)
+
+a, b = socket.socketpair()
+streamed('a socket', b.fileno(), a.fileno(), lambda p: a.shutdown(socket.SHUT_WR))
+a.close()
+b.close()
+
+fd = os.open(tmp + '/s.rep', os.O_RDONLY)
+p, _ = start('a file', fd)
+finish('a file', p, fd)
+os.close(fd)
+
+fd = os.open('/dev/null', os.O_RDONLY)
+p, _ = start('/dev/null', fd)
+out, err = p.communicate(timeout=20)
+report(p.returncode == 1 and 'header' in err.decode(),
+       '--replay - from /dev/null: exit 1, the header is missing',
+       'exit %s: %s' % (p.returncode, err.decode()))
+os.close(fd)
+EOF
+check $? "--replay - from a pipe, a terminal, a socket, a file" "$(tail -n 3 "$tmp/stdin.out")"
+while IFS='|' read -r st desc why; do
+	case $st in 0|1) check "$st" "$desc" "$why" ;; esac
+done <"$tmp/stdin.out"
 
 # ---- the pager, on a terminal ----
 # (not secure: as root without a login session the pager would be less)
