@@ -70,7 +70,13 @@ static int sockopt(struct nl_sock *sk, int level, int name, int val)
 	return 0;
 }
 
-/* libnl's NLE_* codes back to the errno a caller can act on. */
+/*
+ * libnl's NLE_* codes back to the errno a caller can act on.  libnl
+ * says why it failed with its code alone: errno may be left over from
+ * before the call, so it is never read after one.  -ENOENT is for
+ * NLE_OBJ_NOTFOUND only (the family or group is not there), which
+ * callers take for "the kernel lacks uaccess_kaddr".
+ */
 static int nle_to_errno(int nle)
 {
 	switch (-nle) {
@@ -93,22 +99,43 @@ static int nle_to_errno(int nle)
 	case NLE_NOADDR:
 	case NLE_OPNOTSUPP:
 		return -EOPNOTSUPP;
+	case NLE_AF_NOSUPPORT:
+		return -EAFNOSUPPORT;
+	case NLE_PROTO_MISMATCH:
+		return -EPROTONOSUPPORT;
+	case NLE_BAD_SOCK:
+		return -ENOTSOCK;
+	case NLE_EXIST:
+		return -EEXIST;
+	case NLE_BUSY:
+		return -EBUSY;
+	case NLE_NODEV:
+		return -ENODEV;
 	default:
+		/*
+		 * Not -EINVAL nor -ERANGE for NLE_INVAL, NLE_RANGE: those
+		 * are the kernel refusing a setting (uaccessctl set).
+		 */
 		return -EIO;
 	}
 }
 
-static struct nl_sock *sock_new(void)
+/* A connected generic netlink socket in *@ret, or a negative errno. */
+static int sock_new(struct nl_sock **ret)
 {
 	struct nl_sock *sk = nl_socket_alloc();
+	int r;
 
+	*ret = NULL;
 	if (!sk)
-		return NULL;
-	if (genl_connect(sk) < 0) {
+		return -ENOMEM;
+	r = genl_connect(sk);
+	if (r < 0) {
 		nl_socket_free(sk);
-		return NULL;
+		return nle_to_errno(r);
 	}
-	return sk;
+	*ret = sk;
+	return 0;
 }
 
 int uk_nl_open(struct uk_nl **ret)
@@ -120,11 +147,9 @@ int uk_nl_open(struct uk_nl **ret)
 	nl = calloc(1, sizeof(*nl));
 	if (!nl)
 		return -ENOMEM;
-	nl->req = sock_new();
-	if (!nl->req) {
-		r = -errno ? -errno : -EIO;
+	r = sock_new(&nl->req);
+	if (r < 0)
 		goto err;
-	}
 	nl->family = genl_ctrl_resolve(nl->req, UACCESS_KADDR_FAMILY_NAME);
 	if (nl->family < 0) {
 		r = nle_to_errno(nl->family);
@@ -419,9 +444,9 @@ int uk_nl_events_open(struct uk_nl *nl, int rcvbuf)
 
 	if (nl->ev)
 		return nl_socket_get_fd(nl->ev);
-	nl->ev = sock_new();
-	if (!nl->ev)
-		return -errno ? -errno : -EIO;
+	r = sock_new(&nl->ev);
+	if (r < 0)
+		return r;
 	fd = nl_socket_get_fd(nl->ev);
 	/* Past net.core.rmem_max when we may; the plain size otherwise. */
 	if (rcvbuf > 0 &&
@@ -473,11 +498,12 @@ static int fcntl_nonblock(int fd)
 
 int uk_nl_ctrl_open(void)
 {
-	struct nl_sock *sk = sock_new();
+	struct nl_sock *sk;
 	int grp, fd, r;
 
-	if (!sk)
-		return -errno ? -errno : -EIO;
+	r = sock_new(&sk);
+	if (r < 0)
+		return r;
 	grp = genl_ctrl_resolve_grp(sk, "nlctrl", "notify");
 	if (grp < 0) {
 		r = nle_to_errno(grp);
