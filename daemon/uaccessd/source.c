@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <syslog.h>
+#include <unistd.h>
 
 #include "daemon.h"
 #include "common/time.h"
@@ -281,8 +282,10 @@ int uk_source_start(struct uk_daemon *d)
 	if (fd < 0)
 		return fd;
 	r = sd_event_add_io(d->event, &d->ctrl_src, fd, EPOLLIN, on_ctrl, d);
-	if (r < 0)
+	if (r < 0) {
+		close(fd);	/* the source would have owned it */
 		return r;
+	}
 	sd_event_source_set_io_fd_own(d->ctrl_src, 1);
 	try_subscribe(d);
 	return 0;
