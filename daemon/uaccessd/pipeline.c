@@ -266,15 +266,15 @@ static void count_gap(struct uk_pipeline *p, uint64_t first, uint64_t last,
  * one came (or by a catch-up) unless it was received already (a window of
  * UK_SEEN_WINDOW numbers tells): it was only late, and its gap shrinks.
  * The kernel drains its per-CPU queues in batches, and drops between them
- * use numbers too, so a late event can be far behind.  Numbers from before
- * our first one (seq_base) were never counted.
+ * use numbers too, so a late event can be far behind.  Numbers below our
+ * first one (seq_first) were never counted.
  */
 static void check_seq(struct uk_pipeline *p, uint64_t seq, uint64_t now_ns)
 {
 	if (p->have_seq && seq <= p->last_seq) {
 		bool in_window = p->last_seq - seq < UK_SEEN_WINDOW;
 
-		if (seq <= p->seq_base || (in_window && seen_test_set(p, seq))) {
+		if (seq < p->seq_first || (in_window && seen_test_set(p, seq))) {
 			p->late++;	/* before our time, or a duplicate */
 		} else if (p->gap_events) {
 			p->gap_events--;
@@ -288,7 +288,7 @@ static void check_seq(struct uk_pipeline *p, uint64_t seq, uint64_t now_ns)
 		return;
 	}
 	if (!p->have_seq)
-		p->seq_base = seq - 1;
+		p->seq_first = seq;	/* seq - 1 would wrap at 0 */
 	if (p->have_seq && seq > p->last_seq + 1)
 		count_gap(p, p->last_seq + 1, seq - 1, now_ns);
 	seen_test_set(p, seq);
@@ -429,7 +429,8 @@ void uk_pipeline_kernel_status(struct uk_pipeline *p,
 		if (!p->have_seq) {
 			p->have_seq = true;
 			p->last_seq = st->last_seq;
-			p->seq_base = st->last_seq;
+			p->seq_first = st->last_seq < UINT64_MAX ?
+				       st->last_seq + 1 : UINT64_MAX;
 		}
 	}
 	/*

@@ -59,7 +59,7 @@ struct uk_pipeline {
 	uint64_t malformed_noseq;	/* of which left their number missing */
 	uint64_t gap_seen_ns;		/* last gap, for the grace period */
 	char last_gap[64];		/* "sequence 5 followed 2" */
-	uint64_t seq_base;		/* numbers up to it are before our time */
+	uint64_t seq_first;		/* numbers below it are before our time */
 	uint8_t *seen;			/* received numbers, UK_SEEN_WINDOW bits */
 
 	/* loss by reason, events (overruns counts occasions, above) */

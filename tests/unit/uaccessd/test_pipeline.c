@@ -595,6 +595,28 @@ static void event_arriving_after_its_gap_is_not_lost(void **state)
 			 uk_pipeline_lost(&pl), pl.loss[UK_LOSS_SEQ_GAP]);
 }
 
+/*
+ * The first event numbered 0 (a replay's: the kernel numbers from 1):
+ * no number is before it, so one arriving after its gap was late, not
+ * before our time, and nothing is lost.
+ */
+static void first_event_numbered_0_has_nothing_before_it(void **state)
+{
+	start(NULL);
+	feed(0, 0, T0);
+	feed(2, 0, T0);
+	feed(1, 0, T0);
+	assert_int_equal(pl.events, 3);
+	assert_int_equal(pl.recovered, 1);
+	assert_int_equal(pl.late, 0);
+	assert_int_equal(pl.gap_events, 0);
+	feed(0, 0, T0);			/* again: a duplicate */
+	assert_int_equal(pl.late, 1);
+	uk_pipeline_flush(&pl);
+	assert_int_equal(count(MSGID, UK_MSGID_LOSS), 0);
+	assert_lost(0);
+}
+
 /* ---- datagrams ---- */
 
 static size_t put_header(void *buf, uint32_t len, uint16_t type)
@@ -1527,6 +1549,7 @@ int main(void)
 		T(gap_explained_away_does_not_hold_back_the_next_entry),
 		T(late_events_are_counted_not_as_gaps),
 		T(event_arriving_after_its_gap_is_not_lost),
+		T(first_event_numbered_0_has_nothing_before_it),
 		T(datagram_with_several_messages),
 		T(messages_of_other_types_are_skipped),
 		T(bad_message_length_is_malformed_and_ends_the_datagram),
