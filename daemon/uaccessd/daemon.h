@@ -24,6 +24,8 @@ struct uk_kernel_ops {
 			  int (*cb)(const struct uk_site *site, void *data),
 			  void *data, char *why, size_t whylen);
 	ssize_t (*events_recv)(struct uk_nl *nl, void *buf, size_t len);
+	/* The events socket's receive buffer, in bytes (reload). */
+	int (*events_rcvbuf)(struct uk_nl *nl, int rcvbuf);
 };
 
 /* The real one, over uk_nl (common/nl.h). */

@@ -39,6 +39,7 @@ const struct uk_kernel_ops uk_kernel_netlink = {
 	.get_status = uk_nl_get_status,
 	.dump_sites = uk_nl_dump_sites,
 	.events_recv = uk_nl_events_recv,
+	.events_rcvbuf = uk_nl_events_rcvbuf,
 };
 
 int uk_source_status(struct uk_daemon *d)

@@ -7,7 +7,7 @@
  * read the kernel every time; a kernel that fails is reported; a site of
  * the unknown direction (0) is listed; the samples name their task (pid,
  * tgid, uid, comm) to the journal's readers only, kernel addresses to
- * root only.
+ * root only; a reload is taken whole or not at all (daemon.c).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -18,21 +18,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "common/json.h"
 #include "common/time.h"
 #include "common/util.h"
+#include "journal_rec.h"
 #include "uaccessd/daemon.h"
 #include "uaccessd/metrics.h"
 #include "fixtures.h"
 #include "msgbuild.h"
+
+#define MIB	(1024 * 1024)
 
 static struct {
 	unsigned int get_status;
 	int err;
 	uint64_t hits;
 	bool gp_site;		/* dump-sites: a #GP site, direction unknown */
+	/* events_rcvbuf(): the sizes asked for, and what each call returns */
+	unsigned int rcvbuf_calls;
+	int rcvbuf[4];
+	int rcvbuf_err[4];
 } kernel;
 
 static int fake_get_status(struct uk_nl *nl, struct uk_status *st,
@@ -82,10 +90,20 @@ static ssize_t fake_events_recv(struct uk_nl *nl, void *buf, size_t len)
 	return -EAGAIN;
 }
 
+static int fake_events_rcvbuf(struct uk_nl *nl, int rcvbuf)
+{
+	unsigned int i = kernel.rcvbuf_calls++;
+
+	assert_true(i < ARRAY_SIZE(kernel.rcvbuf));
+	kernel.rcvbuf[i] = rcvbuf;
+	return kernel.rcvbuf_err[i];
+}
+
 static const struct uk_kernel_ops fake_kernel = {
 	.get_status = fake_get_status,
 	.dump_sites = fake_dump_sites,
 	.events_recv = fake_events_recv,
+	.events_rcvbuf = fake_events_rcvbuf,
 };
 
 static int discard(const struct iovec *iov, int n)
@@ -114,7 +132,26 @@ static int teardown(void **state)
 {
 	uk_pipeline_free(&d.pipe);
 	uk_config_free(&d.cfg);
+	uk_rec_reset();
 	return 0;
+}
+
+static char tmpdir[64];
+static char conf_path[128];
+
+static int make_tmpdir(void **state)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/uk-test-daemon-ctl-XXXXXX");
+	if (!mkdtemp(tmpdir))
+		return -1;
+	snprintf(conf_path, sizeof(conf_path), "%s/uaccessd.conf", tmpdir);
+	return 0;
+}
+
+static int remove_tmpdir(void **state)
+{
+	unlink(conf_path);
+	return rmdir(tmpdir);
 }
 
 /* The "kernel" object of a status reply to @uid. */
@@ -369,6 +406,161 @@ static void samples_name_their_task_to_journal_readers_only(void **state)
 	uk_json_value_free(v);
 }
 
+/* @n sites of @per_site events each in the daemon's table. */
+static void fill_sites(unsigned int n, unsigned int per_site)
+{
+	struct uk_event ev;
+	uint64_t seq = 0;
+	unsigned int i, j;
+	bool fwd;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < per_site; j++) {
+			uk_test_fill_event(&ev, 0, 0);
+			ev.site_ip += i * 0x100;
+			ev.seq = ++seq;
+			assert_int_equal(uk_agg_add_event(d.pipe.agg, &ev,
+							  uk_time_now_ns(),
+							  NULL, &fwd), 0);
+		}
+	}
+}
+
+static void count_samples(const struct uk_agg_site *site, void *data)
+{
+	struct uk_agg_sample out[UK_AGG_SAMPLES_MAX];
+	size_t *most = data;
+	size_t n = uk_agg_site_samples(site, out, ARRAY_SIZE(out));
+
+	if (n > *most)
+		*most = n;
+}
+
+/* The table: its sites, its cap and the most samples a site keeps. */
+static void assert_table(uint64_t sites, uint64_t max_sites, size_t samples)
+{
+	struct uk_agg_stats st;
+	size_t most = 0;
+
+	uk_agg_get_stats(d.pipe.agg, &st);
+	assert_int_equal(st.sites, sites);
+	assert_int_equal(st.max_sites, max_sites);
+	uk_agg_for_each(d.pipe.agg, count_samples, &most);
+	assert_int_equal(most, samples);
+}
+
+static void write_conf(const char *text)
+{
+	FILE *f = fopen(conf_path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+	d.config_path = conf_path;
+}
+
+/* The one entry of a failed reload: at error, with @err. */
+static void assert_one_reload_failed(const char *err)
+{
+	const struct uk_rec_entry *e;
+	char msg[700];
+
+	assert_int_equal(uk_rec.n, 1);
+	e = uk_rec_entry(0);
+	uk_rec_assert_val(e, "UACCESS_DAEMON_STATE", "reload-failed");
+	uk_rec_assert_val(e, "PRIORITY", "3");
+	snprintf(msg, sizeof(msg),
+		 "configuration not reloaded, the old one stays: %s", err);
+	uk_rec_assert_val(e, "MESSAGE", msg);
+}
+
+/*
+ * A reload whose receive buffer size the events socket refuses changes
+ * nothing: not the configuration, not the site table (no site evicted, no
+ * sample dropped), and the one error names the socket, not the
+ * aggregator.  Once the socket takes it, the whole file is taken.
+ */
+static void reload_refused_by_the_socket_changes_nothing(void **state)
+{
+	char err[512], want[640];
+
+	fill_sites(20, 3);
+	assert_table(20, 10000, 3);
+	write_conf("max_sites = 16\nsamples = 1\nrcvbuf = 16M\n");
+	d.pipe.journal.sendv = uk_rec_sendv;
+	kernel.rcvbuf_err[0] = -EPERM;
+
+	assert_int_equal(uk_daemon_reload(&d, err, sizeof(err)), -EPERM);
+	assert_int_equal(kernel.rcvbuf_calls, 1);
+	assert_int_equal(kernel.rcvbuf[0], 16 * MIB);
+	assert_table(20, 10000, 3);
+	assert_int_equal(d.cfg.max_sites, 10000);
+	assert_int_equal(d.cfg.samples, 4);
+	assert_int_equal(d.cfg.rcvbuf, 8 * MIB);
+	assert_ptr_equal(d.pipe.cfg, &d.cfg);
+	assert_int_equal(d.reloads, 0);
+	assert_int_equal(d.reload_failures, 1);
+	snprintf(want, sizeof(want), "%s: rcvbuf: the events socket refused "
+		 "a receive buffer of 16777216 bytes: %s", conf_path,
+		 strerror(EPERM));
+	assert_string_equal(err, want);
+	assert_one_reload_failed(want);
+
+	uk_rec_reset();
+	kernel.rcvbuf_err[1] = 0;
+	assert_int_equal(uk_daemon_reload(&d, err, sizeof(err)), 0);
+	assert_int_equal(kernel.rcvbuf_calls, 2);
+	assert_int_equal(kernel.rcvbuf[1], 16 * MIB);
+	assert_table(16, 16, 1);
+	assert_int_equal(d.cfg.rcvbuf, 16 * MIB);
+	assert_int_equal(d.reloads, 1);
+	assert_int_equal(d.reload_failures, 1);
+	assert_int_equal(uk_rec.n, 1);
+	uk_rec_assert_val(uk_rec_entry(0), "UACCESS_DAEMON_STATE", "reloaded");
+}
+
+/*
+ * A reload the aggregator refuses leaves the events socket at the size it
+ * had, and says so if it cannot.  No file that loads is refused by the
+ * aggregator (the ranges of config.c are inside its own): a daemon without
+ * a table stands in for one that refuses.
+ */
+static void reload_refused_by_the_aggregator_keeps_the_socket(void **state)
+{
+	struct uk_agg *agg = d.pipe.agg;
+	char err[512], want[640];
+
+	write_conf("rcvbuf = 16M\n");
+	d.pipe.journal.sendv = uk_rec_sendv;
+	d.pipe.agg = NULL;
+
+	assert_int_equal(uk_daemon_reload(&d, err, sizeof(err)), -EINVAL);
+	/* not asked at all, or asked and put back */
+	assert_true(kernel.rcvbuf_calls == 0 ||
+		    kernel.rcvbuf[kernel.rcvbuf_calls - 1] == 8 * MIB);
+	assert_int_equal(d.cfg.rcvbuf, 8 * MIB);
+	assert_int_equal(d.reload_failures, 1);
+	snprintf(want, sizeof(want), "%s: rejected by the aggregator: %s",
+		 conf_path, strerror(EINVAL));
+	assert_string_equal(err, want);
+	assert_one_reload_failed(want);
+
+	/* the old size refused as well: the socket keeps the new one */
+	uk_rec_reset();
+	kernel.rcvbuf_calls = 0;
+	kernel.rcvbuf_err[1] = -ENOMEM;
+	assert_int_equal(uk_daemon_reload(&d, err, sizeof(err)), -EINVAL);
+	assert_int_equal(kernel.rcvbuf_calls, 2);
+	assert_int_equal(kernel.rcvbuf[1], 8 * MIB);
+	snprintf(want, sizeof(want), "%s: rejected by the aggregator: %s; "
+		 "rcvbuf: the events socket keeps 16777216 bytes, the old "
+		 "8388608 refused: %s", conf_path, strerror(EINVAL),
+		 strerror(ENOMEM));
+	assert_string_equal(err, want);
+	assert_one_reload_failed(want);
+	d.pipe.agg = agg;
+}
+
 int main(void)
 {
 	const struct CMUnitTest daemon_ctl[] = {
@@ -386,7 +578,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			samples_name_their_task_to_journal_readers_only, setup,
 			teardown),
+		cmocka_unit_test_setup_teardown(
+			reload_refused_by_the_socket_changes_nothing, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(
+			reload_refused_by_the_aggregator_keeps_the_socket,
+			setup, teardown),
 	};
 
-	return cmocka_run_group_tests(daemon_ctl, NULL, NULL);
+	return cmocka_run_group_tests(daemon_ctl, make_tmpdir, remove_tmpdir);
 }
