@@ -45,14 +45,14 @@ static void log_msg(int level, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* A failure is journaled by uk_daemon_reload() (reload-failed) once. */
 static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si,
 		     void *userdata)
 {
 	char err[512];
 
 	sd_notify(0, "RELOADING=1");
-	if (uk_daemon_reload(userdata, err, sizeof(err)) < 0)
-		log_msg(LOG_ERR, "%s", err);
+	uk_daemon_reload(userdata, err, sizeof(err));
 	sd_notify(0, "READY=1");
 	return 0;
 }

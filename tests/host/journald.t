@@ -183,6 +183,10 @@ n=$(settle 1 MESSAGE_ID="$health_id" UACCESS_DAEMON_STATE=reload-failed)
 msg=$(jctl -o cat MESSAGE_ID="$health_id" UACCESS_DAEMON_STATE=reload-failed | tail -n 1)
 check $([ "$n" = 1 ] && echo "$msg" | grep -q "b.conf:5: "; echo $?) \
 	"SIGHUP with a bad line: an ERR entry names the file and line" "$n entries: $msg"
+# Under systemd stderr goes to the journal too: the entry is the one record.
+check $(grep -q "b.conf:5: " "$tmp/b.err"; [ $? = 1 ]; echo $?) \
+	"SIGHUP with a bad line: said once (the entry), not again on stderr" \
+	"$(grep "b.conf:5: " "$tmp/b.err")"
 sed 's/site_burst = 10000/site_burst = 7/' "$tmp/b.good" >"$tmp/b.conf"
 kill -HUP "$daemon_pid"
 for _ in $(seq 50); do [ "$(reloads)" = "1 1" ] && break; sleep 0.05; done
