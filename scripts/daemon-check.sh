@@ -14,6 +14,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 san=$top/build/daemon-san
 status=0
 suites=${*:-layout unit journald prometheus fuzz}
+# the checks build from the checkout: warnings are errors there
+export WERROR=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
