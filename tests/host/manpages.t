@@ -45,3 +45,24 @@ for opt in $("$bin/uaccessd" --help | grep -o -- '--[a-z-]*' | sort -u); do
 	echo "$d" | grep -q -- "$opt"
 	check $? "uaccessd(8) describes the option $opt"
 done
+
+# What points at the docs points at something shipped: each entry of the
+# journal catalog has a Documentation: line, every man: reference of the
+# catalog, the unit and the shipped configuration names a page of
+# packaging/man, and no link leads to a page that does not exist (there is
+# no public home yet: no http link at all).
+cat=$top/packaging/uaccessd.catalog
+entries=$(grep -c '^-- ' "$cat")
+docs=$(awk '/^-- /{e++} /^Documentation: /{d[e]=1} END {n=0; for (i in d) n++; print n}' "$cat")
+check $([ "$entries" = "$docs" ]; echo $?) \
+	"every catalog entry has a Documentation: line" "$docs of $entries entries"
+for ref in $(grep -ho 'man:[a-z.]*([0-9])' "$cat" "$top/packaging/systemd/uaccessd.service" \
+	"$top/packaging/uaccessd.conf" | sort -u); do
+	page=${ref#man:}
+	page=${page%(*}.$(echo "$ref" | sed 's/.*(\([0-9]\))/\1/')
+	check $([ -f "$man/$page" ]; echo $?) "$ref is a shipped man page"
+done
+links=$(grep -hn 'https\?://' "$cat" "$top/packaging/uaccessd.conf" || true)
+check $([ -z "$links" ]; echo $?) "no web link in the catalog or the shipped configuration" "$links"
+grep -q 'uaccessd\.conf(5)' "$top/packaging/uaccessd.conf"
+check $? "the shipped configuration points at uaccessd.conf(5), not at the sources"
