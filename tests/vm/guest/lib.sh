@@ -16,6 +16,10 @@ start_journald() {
 	grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts ||
 		mount -t cgroup2 cgroup2 /sys/fs/cgroup
 	[ -s /etc/machine-id ] || tr -d '-' </proc/sys/kernel/random/uuid >/etc/machine-id
+	# The kernel's log is checked on the console and in dmesg; the journal
+	# is for uaccessd's entries, which a flood of reports would rotate out.
+	mkdir -p /etc/systemd
+	printf '[Journal]\nReadKMsg=no\n' >/etc/systemd/journald.conf
 	systemd-journald >>/tmp/journald.log 2>&1 &
 	for _ in $(seq 100); do
 		[ -S /run/systemd/journal/socket ] && break

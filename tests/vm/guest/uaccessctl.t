@@ -120,6 +120,16 @@ run 0 "sites as nobody, through uaccessd" $nobody uaccessctl sites --json
 field sites.0.count 3 "sites as nobody: the count"
 check $(printf '%s\n' "$out" | grep -q '0xffff'; [ $? = 1 ]; echo $?) \
 	"sites as nobody: no kernel address" "$(printf '%s\n' "$out" | head -c 300)"
+# The samples' task (pid, uid, comm) for root and the journal's readers only.
+sock=/run/uaccessd/control
+run 0 "the sites reply to root" uk_daemon_check call $sock '{"cmd":"sites"}'
+got=$(printf '%s\n' "$out" | uk_daemon_check json sites.0.samples.0.comm 2>&1)
+check $([ -n "$got" ] && [ "$got" != "(missing)" ]; echo $?) \
+	"sites to root: the sample names its task (comm)" "comm: $got"
+run 0 "the sites reply to nobody" $nobody uk_daemon_check call $sock '{"cmd":"sites"}'
+field sites.0.samples.0.comm "(missing)" "sites to nobody: no task in the sample"
+field sites.0.samples.0.pid "(missing)" "sites to nobody: no pid in the sample"
+field sites.0.samples.0.context task "sites to nobody: what the sample says of the bug stays"
 run 0 "top as root (text)" uaccessctl top
 hasline "uk_trigger_copy_to_user+0x" "top: the call site in the table"
 run 5 "reset as nobody" $nobody uaccessctl reset
