@@ -101,8 +101,8 @@ check "dpkg-buildflags reach the compiler and the linker (hardening=+all)" \
 	bash -c 'grep -q -- "-fstack-protector-strong.*-c -o .*/uaccessd.o" "$1" &&
 		grep -q -- "-D_FORTIFY_SOURCE=2.*-c -o .*/uaccessd.o" "$1" &&
 		grep -q -- "-Wl,-z,relro -Wl,-z,now -o .*/uaccessd " "$1"' _ "$logs/deb.log"
-check "the Debian build does not make warnings errors (-Werror is for developers and CI)" \
-	bash -c 'grep -q -- "-c -o .*/uaccessd.o" "$1" && ! grep -- "-c -o " "$1" | grep -q -- -Werror' _ "$logs/deb.log"
+check "the Debian build does not make all warnings errors (-Werror is for developers and CI; dpkg's -Werror=format-security stays)" \
+	bash -c 'grep -q -- "-c -o .*/uaccessd.o" "$1" && ! grep -- "-c -o " "$1" | grep -Eq -- "-Werror( |$)"' _ "$logs/deb.log"
 
 # lintian, everything it has: errors and warnings fail, the rest is shown.
 lintian -I -E --pedantic --fail-on error,warning "$changes" >"$logs/lintian.log" 2>&1 && lrc=0 || lrc=$?
