@@ -29,7 +29,8 @@ struct uk_json;
 /*
  * Who sent the request, from SO_PEERCRED; @journal_reader if it may read
  * the system journal (root, or a member of systemd-journal or adm), and
- * so may see the tasks the journal's entries name.
+ * so may see the tasks the journal's entries name: the one flag the
+ * handlers look at for that, root's included.
  */
 struct uk_peer {
 	pid_t pid;

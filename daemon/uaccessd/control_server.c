@@ -543,23 +543,20 @@ static const char *refusal(const struct uk_ctl_server *s, uid_t uid,
 	unsigned int same = 0, others = 0;
 	const struct client *c;
 
-	if (s->n_clients >= l->max_clients) {
-		snprintf(msg, len, "too many clients (%u), try again",
-			 l->max_clients);
-		return msg;
+	if (uid != 0) {
+		for (c = s->clients; c; c = c->next) {
+			others += c->peer.uid != 0;
+			same += c->peer.uid == uid;
+		}
+		if (same >= l->max_per_uid) {
+			snprintf(msg, len, "too many connections of uid %u (%u), try again",
+				 (unsigned int)uid, l->max_per_uid);
+			return msg;
+		}
 	}
-	if (uid == 0)
-		return NULL;
-	for (c = s->clients; c; c = c->next) {
-		others += c->peer.uid != 0;
-		same += c->peer.uid == uid;
-	}
-	if (same >= l->max_per_uid) {
-		snprintf(msg, len, "too many connections of uid %u (%u), try again",
-			 (unsigned int)uid, l->max_per_uid);
-		return msg;
-	}
-	if (others + l->root_reserved >= l->max_clients) {
+	/* Root's are counted in all; the last root_reserved are root's. */
+	if (s->n_clients >= l->max_clients ||
+	    (uid != 0 && others + l->root_reserved >= l->max_clients)) {
 		snprintf(msg, len, "too many clients (%u), try again",
 			 l->max_clients);
 		return msg;
@@ -844,16 +841,6 @@ void uk_ctl_server_free(struct uk_ctl_server *s)
 	free(s->path);
 	sd_event_unref(s->event);
 	free(s);
-}
-
-void uk_ctl_server_set_timeout(struct uk_ctl_server *s, uint64_t usec)
-{
-	s->lim.timeout_usec = usec;
-}
-
-void uk_ctl_server_set_max_clients(struct uk_ctl_server *s, unsigned int n)
-{
-	s->lim.max_clients = n;
 }
 
 void uk_ctl_server_set_limits(struct uk_ctl_server *s,

@@ -78,14 +78,9 @@ int uk_ctl_server_new_fd(sd_event *e, int fd, const struct uk_ctl_ops *ops,
 void uk_ctl_server_free(struct uk_ctl_server *s);
 
 /*
- * How long a client may take to send its request, and to read the next
- * piece of its reply (default UK_CTL_TIMEOUT_USEC); applies to new
- * connections.
+ * The limits (UK_CTL_LIMITS_DEFAULT): the timeouts and the deadline
+ * apply to new connections, the rest at once.
  */
-void uk_ctl_server_set_timeout(struct uk_ctl_server *s, uint64_t usec);
-/* Connections beyond this are refused with an error reply (default 64). */
-void uk_ctl_server_set_max_clients(struct uk_ctl_server *s, unsigned int n);
-/* All of them at once (UK_CTL_LIMITS_DEFAULT); for new connections. */
 void uk_ctl_server_set_limits(struct uk_ctl_server *s,
 			      const struct uk_ctl_limits *l);
 void uk_ctl_server_get_limits(const struct uk_ctl_server *s,

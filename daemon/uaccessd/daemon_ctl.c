@@ -257,7 +257,7 @@ static int ctl_sites(void *ctx, const struct uk_ctl_request *req,
 	uk_json_array_begin(j);
 	for (i = 0; i < shown; i++)
 		site_json(d, j, sites[i], req->peer->uid == 0,
-			  req->peer->uid == 0 || req->peer->journal_reader);
+			  req->peer->journal_reader);
 	uk_json_array_end(j);
 	free(sites);
 	return 0;

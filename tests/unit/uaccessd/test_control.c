@@ -681,6 +681,16 @@ static int64_t ms_now(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* The server's limits with the request timeout set to @usec. */
+static void set_timeout(struct fixture *f, uint64_t usec)
+{
+	struct uk_ctl_limits lim;
+
+	uk_ctl_server_get_limits(f->srv, &lim);
+	lim.timeout_usec = usec;
+	uk_ctl_server_set_limits(f->srv, &lim);
+}
+
 /* Runs the loop until *flag is set or @max_ms pass; whether it was set. */
 static bool run_until(struct fixture *f, atomic_int *flag, int max_ms)
 {
@@ -1019,7 +1029,7 @@ static void socket_slow_client_is_dropped_after_timeout(void **state)
 	struct raw *r = calloc(1, sizeof(*r));
 
 	assert_non_null(r);
-	uk_ctl_server_set_timeout(f->srv, 300 * 1000);
+	set_timeout(f, 300 * 1000);
 	r->pieces = pieces;
 	raw_run(f, r, 5000);
 	/* told why, then closed */
@@ -1044,7 +1054,7 @@ static void socket_client_that_never_reads_is_dropped(void **state)
 
 	f->d.big = 50000;		/* about 9 MB */
 	f->d.slow_ms = 400;		/* longer than the timeout */
-	uk_ctl_server_set_timeout(f->srv, 300 * 1000);
+	set_timeout(f, 300 * 1000);
 	start = ms_now();
 	fd = raw_connect(f->path);
 	assert_int_equal(write(fd, req, strlen(req)), (ssize_t)strlen(req));
@@ -1076,7 +1086,7 @@ static void socket_slow_reader_of_big_reply_is_kept(void **state)
 
 	assert_non_null(buf);
 	f->d.big = 8000;		/* about 1.4 MB */
-	uk_ctl_server_set_timeout(f->srv, 250 * 1000);
+	set_timeout(f, 250 * 1000);
 	fd = raw_connect(f->path);
 	assert_int_equal(fcntl(fd, F_SETFL, O_NONBLOCK), 0);
 	assert_int_equal(write(fd, req, strlen(req)), (ssize_t)strlen(req));
@@ -1175,12 +1185,15 @@ static void socket_refuses_clients_over_the_limit(void **state)
 {
 	struct fixture *f = *state;
 	const char *req = "{\"cmd\":\"status\"}\n";
+	struct uk_ctl_limits lim;
 	struct uk_json_value *v;
 	char buf[512];
 	int fd[4], i;
 	struct call c;
 
-	uk_ctl_server_set_max_clients(f->srv, 4);
+	uk_ctl_server_get_limits(f->srv, &lim);
+	lim.max_clients = 4;
+	uk_ctl_server_set_limits(f->srv, &lim);
 	for (i = 0; i < 4; i++)
 		fd[i] = raw_connect(f->path);
 	assert_true(run_until_clients(f, 4, 2000));
@@ -1285,6 +1298,30 @@ static int raw_errno(int fd)
 	r = reply_errno(v);
 	uk_json_value_free(v);
 	return r;
+}
+
+/*
+ * What a user other than root can make of the socket by default, as
+ * docs/control-protocol.md gives it: a connection lives 60 s at most, 5 s
+ * for the request and per piece of the reply; 4 connections of a uid, 8
+ * of 64 kept for root; 4 builds a second (burst 4), shared for 1 s,
+ * refused while 32 MiB of replies are held.
+ */
+static void socket_default_limits_are_the_documented_ones(void **state)
+{
+	struct fixture *f = *state;
+	struct uk_ctl_limits l;
+
+	uk_ctl_server_get_limits(f->srv, &l);
+	assert_int_equal(l.deadline_usec, 60 * UK_USEC_PER_SEC);
+	assert_int_equal(l.timeout_usec, 5 * UK_USEC_PER_SEC);
+	assert_int_equal(l.max_per_uid, 4);
+	assert_int_equal(l.max_clients, 64);
+	assert_int_equal(l.root_reserved, 8);
+	assert_int_equal(l.builds_per_sec, 4);
+	assert_int_equal(l.builds_burst, 4);
+	assert_int_equal(l.share_usec, UK_USEC_PER_SEC);
+	assert_int_equal(l.busy_bytes, 32u << 20);
 }
 
 /* A child of @uid holding @n connections open until it is killed. */
@@ -1884,6 +1921,7 @@ int main(void)
 		SOCKET_TEST(socket_multi_megabyte_reply_arrives_intact),
 		SOCKET_TEST(socket_serves_many_concurrent_clients),
 		SOCKET_TEST(socket_refuses_clients_over_the_limit),
+		SOCKET_TEST(socket_default_limits_are_the_documented_ones),
 		SOCKET_TEST(socket_caps_the_connections_of_each_uid),
 		SOCKET_TEST(socket_keeps_connections_for_root),
 		SOCKET_TEST(socket_others_asking_the_same_share_one_reply),
