@@ -362,11 +362,10 @@ static void exit_codes_reach_the_caller(void **state)
 	run_free(&r);
 }
 
-/* The parser alone: what struct uk_cli gets. */
-static int parse_args(struct parsed *p, int n, const char *const *args)
+/* "uaccessctl" and @args in @argv (n + 2 entries); @p as main() has it. */
+static void prepare(struct parsed *p, char **argv, int n,
+		    const char *const *args)
 {
-	char *argv[n + 2];
-	bool done = false;
 	int i;
 
 	argv[0] = "uaccessctl";
@@ -376,6 +375,15 @@ static int parse_args(struct parsed *p, int n, const char *const *args)
 	memset(p, 0, sizeof(*p));
 	p->cli.out = stdout;
 	p->cli.err = stderr;
+}
+
+/* The parser alone: what struct uk_cli gets. */
+static int parse_args(struct parsed *p, int n, const char *const *args)
+{
+	char *argv[n + 2];
+	bool done = false;
+
+	prepare(p, argv, n, args);
 	return parse(n + 1, argv, p, &done);
 }
 
@@ -438,13 +446,7 @@ static const char *parse_rest(struct parsed *p, char *buf, size_t len, int n,
 	size_t at = 0;
 	int i;
 
-	argv[0] = "uaccessctl";
-	for (i = 0; i < n; i++)
-		argv[i + 1] = (char *)args[i];
-	argv[n + 1] = NULL;
-	memset(p, 0, sizeof(*p));
-	p->cli.out = stdout;
-	p->cli.err = stderr;
+	prepare(p, argv, n, args);
 	buf[0] = '\0';
 	assert_int_equal(parse(n + 1, argv, p, &done), 0);
 	for (i = optind; i < n + 1; i++)
