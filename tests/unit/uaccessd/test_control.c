@@ -1227,9 +1227,10 @@ static void socket_refuses_clients_over_the_limit(void **state)
  * Runs @fn(@arg, @path) in a child as @uid (gid the same, no groups)
  * while the loop serves; the child's exit code (0: as expected).
  */
-static int as_uid(struct fixture *f, uid_t uid,
-		  int (*fn)(const char *path, void *arg), void *arg,
-		  int max_ms)
+static int as_uid_in(struct fixture *f, uid_t uid, int ngroups,
+		     const gid_t *groups,
+		     int (*fn)(const char *path, void *arg), void *arg,
+		     int max_ms)
 {
 	int64_t end = ms_now() + max_ms;
 	int status = 0;
@@ -1240,7 +1241,8 @@ static int as_uid(struct fixture *f, uid_t uid,
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		if (setgroups(0, NULL) < 0 || setresgid(uid, uid, uid) < 0 ||
+		if (setgroups(ngroups, groups) < 0 ||
+		    setresgid(uid, uid, uid) < 0 ||
 		    setresuid(uid, uid, uid) < 0)
 			_exit(100);
 		_exit(fn(f->path, arg));
@@ -1257,6 +1259,14 @@ static int as_uid(struct fixture *f, uid_t uid,
 	}
 	assert_true(WIFEXITED(status));
 	return WEXITSTATUS(status);
+}
+
+/* The same without supplementary groups. */
+static int as_uid(struct fixture *f, uid_t uid,
+		  int (*fn)(const char *path, void *arg), void *arg,
+		  int max_ms)
+{
+	return as_uid_in(f, uid, 0, NULL, fn, arg, max_ms);
 }
 
 /* errno of the reply (0 for "ok":true), -1 if none came. */
@@ -1464,6 +1474,43 @@ static void socket_others_asking_the_same_share_one_reply(void **state)
 	usleep(1100 * 1000);
 	assert_int_equal(as_uid(f, 65534, twenty_sites_calls, NULL, 20000), 0);
 	assert_int_equal(f->d.calls[UK_CTL_SITES], 5);
+}
+
+static int one_sites_call(const char *path, void *arg)
+{
+	return call_errno(path, "{\"cmd\":\"sites\",\"limit\":2}") != 0;
+}
+
+/*
+ * A journal reader's reply names tasks: it is never shared with one who
+ * may not read the journal, nor the other way round.  Needs the adm group
+ * (Debian has it); the server looks it up at start.
+ */
+static void socket_journal_readers_and_others_never_share(void **state)
+{
+	struct fixture *f = *state;
+	struct group *adm = getgrnam("adm");
+	struct uk_ctl_stats st;
+	gid_t g;
+
+	if (geteuid() != 0 || !adm)
+		skip();
+	g = adm->gr_gid;
+	/* a member of adm first, through its supplementary group */
+	assert_int_equal(as_uid_in(f, 65534, 1, &g, one_sites_call, NULL,
+				   10000), 0);
+	assert_true(f->d.last_peer.journal_reader);
+	assert_int_equal(as_uid(f, 65534, one_sites_call, NULL, 10000), 0);
+	assert_false(f->d.last_peer.journal_reader);
+	assert_int_equal(f->d.calls[UK_CTL_SITES], 2);
+	/* and each shares with its own kind */
+	assert_int_equal(as_uid_in(f, 65533, 1, &g, one_sites_call, NULL,
+				   10000), 0);
+	assert_int_equal(as_uid(f, 65533, one_sites_call, NULL, 10000), 0);
+	assert_int_equal(f->d.calls[UK_CTL_SITES], 2);
+	uk_ctl_server_stats(f->srv, &st);
+	assert_int_equal(st.built, 2);
+	assert_int_equal(st.shared, 2);
 }
 
 static int six_different_calls(const char *path, void *arg)
@@ -1925,6 +1972,7 @@ int main(void)
 		SOCKET_TEST(socket_caps_the_connections_of_each_uid),
 		SOCKET_TEST(socket_keeps_connections_for_root),
 		SOCKET_TEST(socket_others_asking_the_same_share_one_reply),
+		SOCKET_TEST(socket_journal_readers_and_others_never_share),
 		SOCKET_TEST(socket_others_wait_for_the_build_rate),
 		SOCKET_TEST(socket_others_wait_while_replies_hold_too_much),
 		SOCKET_TEST(socket_deadline_is_not_pushed_back_by_reading),
