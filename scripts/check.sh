@@ -59,6 +59,8 @@ rootfs_ready() {
 	return $rc
 }
 gate daemon-build make -C daemon all tools
+# The console checker that every boot's console goes through, on saved reports.
+suite console-checker scripts/tap-suite.sh console-checker tests/vm/report_format_test.py
 # The host suites (mostly waiting on journald, sockets and timers, or
 # time-bounded like fuzzing) run beside the debug kernel's build, which
 # leaves the cores idle while it extracts the tarball and links; their
@@ -109,7 +111,8 @@ if [ "$debug_built" = 0 ]; then
 	suite vm-debug tests/vm/check.sh debug/5 debug/4 \
 		debug/5/uaccess_kaddr=warn debug/5/uaccess_kaddr=count \
 		debug/5/uaccess_kaddr=off debug/5/uaccess_kaddr_access=allow \
-		debug/4/uaccess_kaddr=warn,panic_on_warn=1,kunit.enable=0
+		debug/4/uaccess_kaddr=warn,panic_on_warn=1,kunit.enable=0 \
+		debug/4/uaccess_kaddr=warn,panic_on_taint=0x200,kunit.enable=0
 	suite spec scripts/tap-suite.sh spec python3 tests/kernel/spec_check.py build/linux-7.3
 	gate rootfs rootfs_ready
 	suite system scripts/tap-suite.sh system tests/system/check.sh
@@ -132,9 +135,13 @@ fi
 # The 6.12 LTS backport, built like Debian 13's kernel: the same suites.
 if built 6.12-debug; then
 	suite vm-6.12-debug tests/vm/check.sh 6.12-debug/5 6.12-debug/4 \
-		6.12-debug/5/uaccess_kaddr=warn
+		6.12-debug/5/uaccess_kaddr=warn \
+		6.12-debug/4/uaccess_kaddr=warn,panic_on_taint=0x200,kunit.enable=0
 fi
 wait "$builds_pid"
+# The primitives left without a pre-access check: each caller checks first.
+suite unhooked scripts/tap-suite.sh unhooked python3 tests/kernel/unhooked_callers.py \
+	build/linux-7.3 build/linux-6.12
 echo "== lint (checkpatch on both series, sparse on both lines' debug builds)"
 cat build/logs/lint.log
 

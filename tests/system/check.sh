@@ -75,4 +75,6 @@ else
 	echo "not ok - the system booted, ran the test and powered off (qemu exit $rc after ${secs} s)"
 	tail -n 40 "$res/console.log" | sed 's/^/# console: /'
 fi
+# Its reports, as a fuzzer's console reader sees them.
+"$top/tests/vm/report_format.py" "$res/console.log"
 step "done"

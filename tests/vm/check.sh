@@ -32,7 +32,7 @@ for boot in "$@"; do
 	echo "vm: booting $name"
 	res=$top/build/vm/results/$name
 	case ",$param," in
-	*,panic_on_warn=1,*)
+	*,panic_on_warn=1,* | *,panic_on_taint=0x200,*)
 		"$vm/run.sh" "$name" "$variant" "$paging" "${param//,/ }" 2>/dev/null
 		"$vm/report_format.py" --expect-panic "$res/console.log" >>"$res/results.tap"
 		;;

@@ -15,8 +15,12 @@ With --expect-panic, the console must end in the panic that panic_on_warn
 causes after a report in mode warn.  Prints TAP lines.
 """
 
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from crash_headers import crash_header  # noqa: E402
 
 # syzkaller pkg/report/report.go dynamicTitleReplacement, in order; each
 # rule is applied until the title stops changing.  Go's \w, \d, \W are ASCII.
@@ -42,13 +46,15 @@ ACCESS = re.compile(r'^(Read|Write|Read-modify-write|Access)( of \d+ bytes?)? (f
                     r'(?:(mapped kernel|unmapped kernel|non-canonical|guard page|all-ones page|vsyscall page|user) '
                     r'address 0x[0-9a-f]+|an undecoded non-canonical address) '
                     r'\((access blocked|access allowed by uaccess_kaddr_access=allow|'
-                    r'page fault, access failed|general protection fault, access failed)\)$')
+                    r'page fault, access failed|#GP, access failed)\)$')
 TASK = re.compile(r'^CPU: \d+ UID: \d+ PID: \d+ Comm: \S.* (Not tainted|Tainted: [A-Z ]+) \S+'
                   r'(, in (softirq|hardirq|NMI))?$')
 # A symbol, or only an address in a kernel without kallsyms.
 FRAME = re.compile(r'^ (?:\? )?(?:[a-zA-Z0-9_.]+\+0x[0-9a-f]+/0x[0-9a-f]+( \[\w+\])?|0x[0-9a-f]+)$')
 SITE = re.compile(r'^Site: \d+ hits?, \d+ suppressed since the last report$')
-PANIC = 'Kernel panic - not syncing: uaccess-kaddr: panic_on_warn set'
+# panic_on_warn's panic, or add_taint()'s with panic_on_taint.
+PANIC = re.compile(r'^Kernel panic - not syncing: (uaccess-kaddr: panic_on_warn set|'
+                   r'panic_on_taint set)')
 
 
 def syz_title(line):
@@ -103,6 +109,18 @@ def shape_errors(lines, i, block):
     return errs
 
 
+def kind(block):
+    """precheck, fault or gp, from the outcome on the access line."""
+    if 'access blocked' in block[1] or 'access allowed' in block[1]:
+        return 'precheck'
+    return 'fault' if 'page fault' in block[1] else 'gp'
+
+
+def second_crashes(block):
+    """Lines of a report, its header apart, that a parser takes for a crash."""
+    return [(line, why) for line in block[1:] if (why := crash_header(line))]
+
+
 def main():
     args = sys.argv[1:]
     expect_panic = '--expect-panic' in args
@@ -112,12 +130,18 @@ def main():
     found = reports(lines)
     bad = 0
     titles = {}
+    kinds = {}
+    kasan_views = 0
+    split = []
     for i, block in found:
+        split += [(i, line, why) for line, why in second_crashes(block)]
         errs = shape_errors(lines, i, block)
         if errs:
             bad += 1
             print(f'# report at console line {i + 1}: ' + '; '.join(errs))
             continue
+        kinds[kind(block)] = kinds.get(kind(block), 0) + 1
+        kasan_views += any(l.startswith('The buggy address') for l in block)
         m = HEADER.match(block[0])
         caller = re.sub(r'\+0x.*', '', m.group(3))
         if caller.startswith('0x'):
@@ -126,6 +150,13 @@ def main():
     if found:
         print(f'{"not ok" if bad else "ok"} - console: {len(found) - bad} of {len(found)} '
               'uaccess-kaddr reports in the documented shape')
+    if found:
+        seen = ', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))
+        print(f'{"not ok" if split else "ok"} - console: no line of the {len(found)} reports but '
+              f'their header reads as a crash to syzkaller or the log scanners ({seen}; '
+              f'{kasan_views} with the KASAN view)')
+        for i, line, why in split[:10]:
+            print(f'#   report at console line {i + 1}: {why} in {line!r}')
     clash = {t: s for t, s in titles.items() if len(s) > 1}
     if titles:
         print(f'{"not ok" if clash else "ok"} - console: {len(titles)} syzkaller titles for '
@@ -136,9 +167,9 @@ def main():
     elif found:
         print('# no call site named by symbol (no kallsyms): titles not checked')
     if expect_panic:
-        at = [i for i, l in enumerate(lines) if l.startswith(PANIC)]
+        at = [i for i, l in enumerate(lines) if PANIC.match(l)]
         ok = bool(at) and any(i < at[0] for i, _ in found)
-        print(f'{"ok" if ok else "not ok"} - mode warn with panic_on_warn=1 panics '
+        print(f'{"ok" if ok else "not ok"} - mode warn with a panic on WARN panics '
               f'after the first report' + ('' if ok else f' # panic line: {bool(at)}, '
                                           f'reports: {len(found)}'))
     return 0

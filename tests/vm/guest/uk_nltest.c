@@ -77,7 +77,7 @@
 #define UK_NOBODY		65534
 /* The lowest kernel-half address with 5-level paging (4-level: higher). */
 #define UK_KERNEL_MIN		0xff00000000000000ULL
-#define UK_NONCANONICAL		0x8000000000000000ULL
+#define UK_NONCANONICAL		0xdead000000000100ULL	/* the trigger's LIST_POISON1 */
 #define UK_ALL_ONES		0xfffffffffffffff0ULL
 #define UK_TIMEOUT_MS		5000	/* for an answer or an event */
 #define UK_EXTRA_MS		100	/* for events beyond the expected one */

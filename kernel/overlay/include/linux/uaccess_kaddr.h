@@ -123,6 +123,7 @@ void uaccess_kaddr_fault(struct pt_regs *regs, unsigned long addr,
 			 unsigned long caller, unsigned int kind,
 			 unsigned int how, unsigned int addr_class);
 void uaccess_kaddr_rejected(void);
+bool uaccess_kaddr_reports(void);
 void uaccess_kaddr_any_begin(void);
 void uaccess_kaddr_any_end(void);
 
@@ -172,6 +173,11 @@ uaccess_kaddr_refused_ac(const void __user *ptr, unsigned long size,
 #else
 
 static __always_inline bool uaccess_kaddr_on(void)
+{
+	return false;
+}
+
+static inline bool uaccess_kaddr_reports(void)
 {
 	return false;
 }

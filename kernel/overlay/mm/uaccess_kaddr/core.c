@@ -17,6 +17,7 @@
 
 #define pr_fmt(fmt) "uaccess_kaddr: " fmt
 
+#include <kunit/test.h>
 #include <kunit/test-bug.h>
 #include <linux/init.h>
 #include <linux/irq_work.h>
@@ -86,6 +87,8 @@ static atomic64_t uk_rejected;
 static atomic64_t uk_reported;
 static atomic64_t uk_suppressed;
 static atomic64_t uk_dropped;
+/* An event of mode warn was dropped: its WARN is owed by the drain work. */
+static bool uk_warn_lost;
 static atomic64_t uk_sites_overflow;
 static atomic64_t uk_seq;
 static atomic_t uk_sites_used;
@@ -228,17 +231,32 @@ static struct uk_site *uk_site_get(unsigned long ip, unsigned int kind,
 	return NULL;
 }
 
+/*
+ * At most uk_rl_burst events per site in each window of uk_rl_interval.
+ * Opening a window and counting its first event are one cmpxchg of the
+ * site's word, so no CPU's event can be counted into a window that another
+ * CPU then resets.  A window start 2^31 jiffies old reads as a current
+ * one: a site idle that long may stay quiet one interval more, its hits
+ * still counted and carried as suppressed.
+ */
 static bool uk_ratelimit_pass(struct uk_site *s)
 {
-	unsigned long now = jiffies;
-	unsigned long begin = READ_ONCE(s->rl_begin);
-	unsigned long interval = READ_ONCE(uk_rl_interval);
+	u32 now = (u32)jiffies ?: 1;
+	u32 interval = READ_ONCE(uk_rl_interval);
+	u32 burst = READ_ONCE(uk_rl_burst);
+	s64 old = atomic64_read(&s->rl), new;
 
-	if (!begin || time_after_eq(now, begin + interval)) {
-		if (try_cmpxchg(&s->rl_begin, &begin, now ?: 1))
-			atomic_set(&s->rl_count, 0);
-	}
-	return atomic_inc_return(&s->rl_count) <= READ_ONCE(uk_rl_burst);
+	do {
+		u32 begin = (u64)old >> 32, events = (u32)old;
+
+		if (!begin || (s32)(now - begin - interval) >= 0)
+			new = (s64)((u64)now << 32 | 1);
+		else if (events < burst)
+			new = old + 1;
+		else
+			return false;
+	} while (!atomic64_try_cmpxchg(&s->rl, &old, new));
+	return (u32)new <= burst;
 }
 
 static unsigned int uk_fill_stack(struct uk_event *ev, struct pt_regs *regs)
@@ -358,8 +376,11 @@ static void uk_irq_work(struct irq_work *work)
 		if (!ev->addr_class || ev->addr_class == UK_CLASS_LATER)
 			ev->addr_class = uk_classify(ev->addr, ev->size);
 		uk_notify_kunit(ev);
-		if (!uk_queue_event(q, ev))
+		if (!uk_queue_event(q, ev)) {
 			uk_event_unsent();
+			if (ev->warn)
+				WRITE_ONCE(uk_warn_lost, true);
+		}
 		clear_bit(i, &q->nmi_ready);
 		clear_bit_unlock(i, &q->nmi_used);
 	}
@@ -368,10 +389,14 @@ static void uk_irq_work(struct irq_work *work)
 
 /*
  * A report while a KUnit test runs fails that test, unless it is one of
- * ours that expects reports and observes them.
+ * ours that expects reports and observes them.  Interrupts are off here and
+ * kunit_fail_current_test() allocates with GFP_KERNEL: the test is only
+ * marked failed, as KASAN does, and the report says why.
  */
 static void uk_notify_kunit(const struct uk_event *ev)
 {
+	struct kunit *test = kunit_get_current_test();
+
 #if IS_ENABLED(CONFIG_UACCESS_KADDR_KUNIT_TEST)
 	void (*observe)(const struct uk_event *ev) = READ_ONCE(uk_test_observer);
 
@@ -380,11 +405,8 @@ static void uk_notify_kunit(const struct uk_event *ev)
 		return;
 	}
 #endif
-	if (in_task() && kunit_get_current_test())
-		kunit_fail_current_test("uaccess_kaddr: %s report of %s at %pB",
-					uk_kind_name(ev->kind),
-					uk_helper_name(ev->helper),
-					(void *)ev->ip);
+	if (in_task() && test)
+		kunit_set_failure(test);
 }
 
 /* Where an address points, without looking at the page tables. */
@@ -426,6 +448,20 @@ static unsigned int uk_classify(unsigned long addr, unsigned long size)
 	return UKADDR_CLASS_KERNEL_UNMAPPED;
 }
 
+/*
+ * No room for an event: the sequence number it would have had is the gap
+ * that listeners see.  In mode warn the drain work still owes the WARN.
+ */
+static void uk_drop(struct uk_cpu_queue *q, bool warn)
+{
+	atomic64_inc(&uk_dropped);
+	atomic64_inc(&uk_seq);
+	if (warn) {
+		WRITE_ONCE(uk_warn_lost, true);
+		irq_work_queue(&q->irq_work);
+	}
+}
+
 static void uk_record(struct uk_site *s, unsigned int kind,
 		      unsigned int helper, unsigned int dir,
 		      unsigned long addr, unsigned long size, unsigned long ip,
@@ -442,8 +478,7 @@ static void uk_record(struct uk_site *s, unsigned int kind,
 				break;
 		}
 		if (slot == UK_NMI_SLOTS) {
-			atomic64_inc(&uk_dropped);
-			atomic64_inc(&uk_seq);	/* the gap shows the loss */
+			uk_drop(q, warn);
 			return;
 		}
 		ev = &q->nmi_slot[slot];
@@ -468,10 +503,10 @@ static void uk_record(struct uk_site *s, unsigned int kind,
 			      addr_class, regs, warn);
 	} else {
 		ev = NULL;
-		atomic64_inc(&uk_dropped);
-		atomic64_inc(&uk_seq);
 	}
 	raw_spin_unlock(&q->lock);
+	if (!ev)
+		uk_drop(q, warn);
 	if (ev) {
 		atomic64_inc(&uk_reported);
 		atomic64_inc(&s->reported);
@@ -534,12 +569,6 @@ static void uk_hit(unsigned int kind, unsigned int how, unsigned long addr,
 		atomic64_inc(&uk_suppressed);
 		goto out;
 	}
-	/*
-	 * Mode warn is what a WARN means to fuzzers and fleets: the kernel is
-	 * tainted now; panic_on_warn panics once the report is printed.
-	 */
-	if (mode == UKADDR_MODE_WARN)
-		add_taint(TAINT_WARN, LOCKDEP_STILL_OK);
 	uk_record(s, kind, helper, dir, addr, size, ip, addr_class, regs,
 		  mode == UKADDR_MODE_WARN);
 out:
@@ -587,6 +616,17 @@ void __uaccess_kaddr_precheck_ac(const void __user *ptr, unsigned long size,
 	user_access_restore(flags);
 }
 EXPORT_SYMBOL_GPL(__uaccess_kaddr_precheck_ac);
+
+/**
+ * uaccess_kaddr_reports - does the detector print what it finds?
+ *
+ * For the architecture's own warnings of the faults it reports: in modes
+ * off and count it prints nothing, and they warn as they would without it.
+ */
+bool uaccess_kaddr_reports(void)
+{
+	return READ_ONCE(uk_mode) >= UKADDR_MODE_REPORT;
+}
 
 /**
  * uaccess_kaddr_fault_class - is a user-access fault worth reporting?
@@ -700,7 +740,11 @@ static void uk_drain(struct work_struct *work)
 	for (i = 0; i < n; i++) {
 		uk_print_report(&batch[i]);
 		uk_netlink_send_event(&batch[i]);
+		if (batch[i].warn)
+			uk_warn_taken();
 	}
+	if (READ_ONCE(uk_warn_lost) && xchg(&uk_warn_lost, false))
+		uk_warn_taken();
 	if (more)
 		queue_work(system_unbound_wq, &uk_drain_work);
 }

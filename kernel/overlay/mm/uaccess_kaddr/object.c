@@ -132,10 +132,10 @@ void uk_print_object(const struct uk_event *ev, struct uk_object *obj)
 		obj->kasan_bug = kasan_describe_address((void *)ev->addr,
 							ev->size ?: 1, &bad);
 		if (obj->kasan_bug)
-			pr_err("KASAN: byte 0x%lx of the range is not accessible (%s): the bug is a %s as well\n",
+			pr_err("Shadow memory: byte 0x%lx of the range is not accessible (%s): the bug is a %s as well\n",
 			       (unsigned long)bad, obj->kasan_bug, obj->kasan_bug);
 		else
-			pr_err("KASAN: every byte of the range is accessible\n");
+			pr_err("Shadow memory: every byte of the range is accessible\n");
 		return;
 	}
 

@@ -157,7 +157,7 @@ int uk_format_access(char *buf, size_t len, const struct uk_event *ev)
 			"access allowed by uaccess_kaddr_access=allow" :
 			"access blocked";
 	else if (ev->kind == UKADDR_KIND_GP)
-		outcome = "general protection fault, access failed";
+		outcome = "#GP, access failed";
 	else
 		outcome = "page fault, access failed";
 
@@ -185,9 +185,7 @@ void (*uk_test_report_observer)(const struct uk_event *ev,
  * uk_print_report - log one event, as described at the top of this file
  * @ev: the event, recorded by the hit path
  *
- * Process context (the drain work).  In warn mode the report is what a
- * WARN means to fuzzers and fleets: the hit path has tainted the kernel
- * (TAINT_WARN), and panic_on_warn panics here, after the report.
+ * Process context (the drain work).
  */
 void uk_print_report(const struct uk_event *ev)
 {
@@ -227,6 +225,18 @@ void uk_print_report(const struct uk_event *ev)
 #endif
 
 	trace_error_report_end(ERROR_DETECTOR_UACCESS, ev->addr);
-	if (ev->warn)
-		check_panic_on_warn("uaccess-kaddr");
+}
+
+/**
+ * uk_warn_taken - what a WARN does after its splat, for an event of mode warn
+ *
+ * Process context (the drain work), after the event was printed and sent,
+ * or lost: the kernel is tainted (TAINT_WARN) and panic_on_warn panics, as
+ * after a WARN, never from the hit path, which may be an NMI and must not
+ * panic (panic_on_taint) before the report is out.
+ */
+void uk_warn_taken(void)
+{
+	add_taint(TAINT_WARN, LOCKDEP_STILL_OK);
+	check_panic_on_warn("uaccess-kaddr");
 }

@@ -35,17 +35,6 @@ struct uk_trigger {
 	bool writes;
 	/* No pre-access check: only its faults are seen. */
 	bool fault_only;
-	/*
-	 * Its fixups are not user-access ones (EX_TYPE_DEFAULT_MCE_SAFE,
-	 * shared with copy_mc_to_kernel()): a lower-half non-canonical
-	 * address, which the pre-access check lets through, goes unseen.
-	 */
-	bool gp_unseen;
-	/*
-	 * An out-of-line helper with the check inside: the reported call
-	 * site is in the helper, the trigger is the next frame.
-	 */
-	bool out_of_line;
 	/* Takes kernel pointers by design (kernel_nofault): no user page. */
 	bool kernel_ptr;
 };
@@ -181,16 +170,6 @@ static noinline int uk_trigger_copy_user_generic(void __user *p,
 }
 
 #ifndef MODULE
-/* Not exported: the built-in KUnit suite only. */
-static noinline int uk_trigger_copy_mc_to_user(void __user *p,
-					       void __user *upage)
-{
-	char buf[UK_TRIGGER_LEN];
-
-	memset(buf, 0x5a, sizeof(buf));
-	return copy_mc_to_user(p, buf, sizeof(buf)) ? -EFAULT : 0;
-}
-
 /* masked_user_access_begin() inside: checked. */
 static noinline int uk_trigger_checked_flushcache(void __user *p,
 						  void __user *upage)
@@ -469,16 +448,6 @@ static const struct uk_trigger uk_triggers[] = {
 		.fault_only = true,
 	},
 #ifndef MODULE
-	{
-		.name = "copy_mc_to_user",
-		.fn = uk_trigger_copy_mc_to_user,
-		.helper = UKADDR_HELPER_COPY_TO_USER,
-		.dir = UKADDR_DIR_TO_USER,
-		.fault_helper = UKADDR_HELPER_COPY_USER_GENERIC,
-		.writes = true,
-		.gp_unseen = true,
-		.out_of_line = true,
-	},
 	UK_CHECKED(checked_csum_copy_from_user, false),
 	UK_CHECKED(checked_flushcache, false),
 #endif
@@ -551,7 +520,13 @@ static inline void __user *uk_class_addr(const struct uk_buffers *b,
 	case UK_KERNEL_TEXT:
 		return (void __user *)uk_trigger_get_user;
 	case UK_NONCANONICAL:
-		return (void __user *)0x8000000000000000UL;
+		/*
+		 * LIST_POISON1: kernel half, non-canonical with either paging,
+		 * and not in the page just above the lower half, which
+		 * ex_handler_uaccess() lets pass as a user pointer plus an
+		 * offset.
+		 */
+		return (void __user *)0xdead000000000100UL;
 	case UK_NONCANONICAL_LOW:	/* user space with 5-level paging */
 		return (void __user *)0x0080000000000000UL;
 	case UK_GUARD_PAGE:

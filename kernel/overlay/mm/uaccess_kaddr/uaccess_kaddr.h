@@ -51,8 +51,11 @@ struct uk_site {
 	atomic64_t reported;
 	atomic64_t suppressed;
 	atomic64_t pending;		/* suppressed since the last event */
-	unsigned long rl_begin;		/* jiffies: start of the ratelimit window */
-	atomic_t rl_count;		/* events in the current window */
+	/*
+	 * The ratelimit window: its start (the low 32 bits of jiffies, 0
+	 * before the first event) in the upper half, its events in the lower.
+	 */
+	atomic64_t rl;
 	/* Written by whichever CPU hit the site last: best effort. */
 	u64 first_ts;
 	/*
@@ -158,6 +161,7 @@ void uk_print_object(const struct uk_event *ev, struct uk_object *obj);
 
 /* report.c: process context, from the drain work. */
 void uk_print_report(const struct uk_event *ev);
+void uk_warn_taken(void);
 int uk_format_title(char *buf, size_t len, const struct uk_event *ev);
 int uk_format_access(char *buf, size_t len, const struct uk_event *ev);
 extern void (*uk_test_report_observer)(const struct uk_event *ev,
