@@ -86,4 +86,10 @@ int uk_cli_reload(const struct uk_cli *cli, int argc, char **argv);
 int uk_cli_error(const struct uk_cli *cli, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * Strict numbers: decimal digits only (no sign, no spaces, no 0x), at
+ * most @max.  0 or -EINVAL / -ERANGE.
+ */
+int uk_cli_parse_u64(const char *s, uint64_t max, uint64_t *ret);
+
 #endif /* UK_CLI_H */
