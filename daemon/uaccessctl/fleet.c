@@ -732,15 +732,15 @@ int uk_fleet_finish(struct uk_fleet *f, enum uk_sort sort)
 /* ---- output ---- */
 
 static const struct uk_cli_column columns[] = {
-	{ "HOSTNAME", UK_CLI_LEFT },
-	{ "COUNT", UK_CLI_RIGHT },
-	{ "EVENTS", UK_CLI_RIGHT },
-	{ "SUPPRESSED", UK_CLI_RIGHT },
-	{ "KIND", UK_CLI_LEFT },
-	{ "HELPER", UK_CLI_LEFT },
-	{ "DIR", UK_CLI_LEFT },
-	{ "SITE", UK_CLI_LEFT },
-	{ "LAST", UK_CLI_LEFT },
+	{ "HOSTNAME", UK_CLI_LEFT, 0, 0 },
+	{ "COUNT", UK_CLI_RIGHT, 0, 0 },
+	{ "EVENTS", UK_CLI_RIGHT, 0, 0 },
+	{ "SUPPRESSED", UK_CLI_RIGHT, 0, 3 },
+	{ "KIND", UK_CLI_LEFT, 0, 0 },
+	{ "HELPER", UK_CLI_LEFT, 0, 0 },
+	{ "DIR", UK_CLI_LEFT, 0, 0 },
+	{ "SITE", UK_CLI_LEFT, UK_CLI_TRUNC, 0 },
+	{ "LAST", UK_CLI_LEFT, 0, 2 },
 };
 #define NCOLS	ARRAY_SIZE(columns)
 
@@ -774,7 +774,7 @@ static const char *plural(uint64_t n, const char *one, const char *more)
 }
 
 int uk_fleet_print(const struct uk_fleet *f, FILE *out, uint64_t limit,
-		   bool legend)
+		   bool legend, unsigned int width)
 {
 	struct uk_cli_table *t = NULL;
 	bool cut = false;
@@ -803,8 +803,10 @@ int uk_fleet_print(const struct uk_fleet *f, FILE *out, uint64_t limit,
 		uk_cli_table_free(t);
 		return r;
 	}
-	uk_cli_table_print(t, out, legend);
+	r = uk_cli_table_print(t, out, legend, width);
 	uk_cli_table_free(t);
+	if (r < 0)
+		return r;
 	if (legend) {
 		fprintf(out, "\n%zu %s, %zu %s, %" PRIu64 " %s: %" PRIu64
 			" %s, %" PRIu64 " suppressed.\n",
@@ -966,7 +968,8 @@ int uk_cli_fleet(const struct uk_cli *cli, enum uk_sort sort,
 		uk_fleet_json(&f, &j, limit, cli->directory, q.bad_files,
 			      q.n_bad_files);
 		r = uk_cli_json_print(cli, &j);
-	} else if (uk_fleet_print(&f, cli->out, limit, !cli->no_legend) < 0) {
+	} else if (uk_fleet_print(&f, cli->out, limit, !cli->no_legend,
+				  cli->columns) < 0) {
 		r = uk_cli_error(cli, UK_ERR_FAILURE,
 				 "cannot write the table: %s", strerror(EIO));
 	}

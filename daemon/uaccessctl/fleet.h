@@ -107,10 +107,11 @@ int uk_fleet_finish(struct uk_fleet *f, enum uk_sort sort);
 /*
  * The table: the fleet-wide sites first (HOSTNAME "(fleet)", only when
  * there are several machines), then each machine's, at most @limit of
- * each (0: all); with @legend a header and a footer.  Returns 0 or -EIO.
+ * each (0: all); with @legend a header and a footer; fit to @width
+ * (table.h, 0: no limit).  Returns 0, -ENOMEM or -EIO.
  */
 int uk_fleet_print(const struct uk_fleet *f, FILE *out, uint64_t limit,
-		   bool legend);
+		   bool legend, unsigned int width);
 
 /* The JSON document (docs/uaccessctl.md); @directory may be NULL. */
 void uk_fleet_json(const struct uk_fleet *f, struct uk_json *j,

@@ -14,18 +14,6 @@
 #include "output.h"
 #include "query.h"
 
-static const char *const uk_list_header[UK_LIST_COLUMNS] = {
-	[UK_LIST_TIME] = "TIME",
-	[UK_LIST_HOSTNAME] = "HOSTNAME",
-	[UK_LIST_PID] = "PID",
-	[UK_LIST_COMM] = "COMM",
-	[UK_LIST_HELPER] = "HELPER",
-	[UK_LIST_DIR] = "DIR",
-	[UK_LIST_ADDRESS] = "ADDRESS",
-	[UK_LIST_SITE] = "SITE",
-	[UK_LIST_KIND] = "KIND",
-};
-
 static const char *const uk_list_field[UK_LIST_COLUMNS] = {
 	[UK_LIST_HOSTNAME] = "_HOSTNAME",
 	[UK_LIST_PID] = UK_JF(PID),
@@ -190,61 +178,54 @@ out:
 	return cells;
 }
 
-int uk_list_table_print(const struct uk_list_table *t, FILE *f, bool legend)
+/*
+ * The columns: SITE is cut to the terminal; ADDRESS goes first when even
+ * so the table does not fit, then KIND, then DIR.
+ */
+static const struct uk_cli_column uk_list_column[UK_LIST_COLUMNS] = {
+	[UK_LIST_TIME] = { "TIME", UK_CLI_LEFT, 0, 0 },
+	[UK_LIST_HOSTNAME] = { "HOSTNAME", UK_CLI_LEFT, 0, 0 },
+	[UK_LIST_PID] = { "PID", UK_CLI_RIGHT, 0, 0 },
+	[UK_LIST_COMM] = { "COMM", UK_CLI_LEFT, 0, 0 },
+	[UK_LIST_HELPER] = { "HELPER", UK_CLI_LEFT, 0, 0 },
+	[UK_LIST_DIR] = { "DIR", UK_CLI_LEFT, 0, 3 },
+	[UK_LIST_ADDRESS] = { "ADDRESS", UK_CLI_LEFT, 0, 1 },
+	[UK_LIST_SITE] = { "SITE", UK_CLI_LEFT, UK_CLI_TRUNC, 0 },
+	[UK_LIST_KIND] = { "KIND", UK_CLI_LEFT, 0, 2 },
+};
+
+int uk_list_table_print(const struct uk_list_table *t, FILE *f, bool legend,
+			unsigned int width)
 {
-	size_t width[UK_LIST_COLUMNS] = { 0 }, i;
-	bool show[UK_LIST_COLUMNS];
+	struct uk_cli_table *tab = NULL;
+	const char *cells[UK_LIST_COLUMNS];
 	char **labels = NULL;
-	int c, last = UK_LIST_COLUMNS - 1;
+	bool fleet = uk_list_table_fleet(t);
+	size_t i;
+	int c, r;
 
-	for (c = 0; c < UK_LIST_COLUMNS; c++)
-		show[c] = true;
-	show[UK_LIST_HOSTNAME] = uk_list_table_fleet(t);
-	if (show[UK_LIST_HOSTNAME])
+	if (fleet)
 		labels = host_labels(t);
-	for (c = 0; c < UK_LIST_COLUMNS; c++) {
-		if (legend)
-			width[c] = strlen(uk_list_header[c]);
-		for (i = 0; i < t->n; i++) {
-			const char *s = labels && c == UK_LIST_HOSTNAME ?
-					labels[i] : t->rows[i].cell[c];
-			size_t w = uk_cli_width(s);
-
-			if (w > width[c])
-				width[c] = w;
-		}
+	r = uk_cli_table_new(uk_list_column, UK_LIST_COLUMNS, &tab);
+	if (r < 0)
+		return r;
+	uk_cli_table_hide(tab, UK_LIST_HOSTNAME, !fleet);
+	for (i = 0; r == 0 && i < t->n; i++) {
+		for (c = 0; c < UK_LIST_COLUMNS; c++)
+			cells[c] = labels && c == UK_LIST_HOSTNAME ?
+				   labels[i] : t->rows[i].cell[c];
+		r = uk_cli_table_add(tab, cells);
 	}
-	for (i = 0; i <= t->n; i++) {
-		bool head = i == 0;
-
-		if (head && !legend)
-			continue;
-		for (c = 0; c < UK_LIST_COLUMNS; c++) {
-			const char *s;
-			size_t pad;
-
-			if (!show[c])
-				continue;
-			s = head ? uk_list_header[c] :
-			    labels && c == UK_LIST_HOSTNAME ? labels[i - 1] :
-			    t->rows[i - 1].cell[c];
-			pad = width[c] - uk_cli_width(s);
-			if (c == UK_LIST_PID)
-				fprintf(f, "%*s%s", (int)pad, "", s);
-			else if (c == last)
-				fputs(s, f);
-			else
-				fprintf(f, "%s%*s", s, (int)pad, "");
-			fputc(c == last ? '\n' : ' ', f);
-		}
-	}
-	if (legend)
+	if (r == 0)
+		r = uk_cli_table_print(tab, f, legend, width);
+	uk_cli_table_free(tab);
+	if (r == 0 && legend)
 		fprintf(f, "\n%zu entr%s listed.\n", t->n,
 			t->n == 1 ? "y" : "ies");
 	for (i = 0; labels && i < t->n; i++)
 		free(labels[i]);
 	free(labels);
-	return ferror(f) ? -EIO : 0;
+	return r < 0 ? r : ferror(f) ? -EIO : 0;
 }
 
 static int list_row(struct uk_query *q, const struct uk_entry *e, void *data)
@@ -269,7 +250,8 @@ int uk_cli_list(const struct uk_cli *cli, int argc, char **argv)
 		r = uk_query_entries(&q, false, list_row,
 				     q.cli.json ? (void *)&jo : (void *)&t, &jo);
 	if (!r && !q.cli.json &&
-	    uk_list_table_print(&t, q.cli.out, !q.cli.no_legend) < 0)
+	    uk_list_table_print(&t, q.cli.out, !q.cli.no_legend,
+				q.cli.columns) < 0)
 		r = uk_cli_error(&q.cli, UK_ERR_FAILURE,
 				 "cannot write the table: %s", strerror(EIO));
 	r = uk_query_files_left_out(&q, r);

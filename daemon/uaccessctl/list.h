@@ -42,10 +42,11 @@ int uk_list_table_add(struct uk_list_table *t, const struct uk_entry *e);
 /* Do the rows come from more than one machine (the HOSTNAME column)? */
 bool uk_list_table_fleet(const struct uk_list_table *t);
 /*
- * The table, columns padded to their widest cell; HOSTNAME only when the
- * rows come from several machines; with @legend a header line first and
- * an "N entries listed." footer.  Returns 0 or -EIO.
+ * The table (table.h), fit to @width (0: no limit); HOSTNAME only when
+ * the rows come from several machines; with @legend a header line first
+ * and "N entries listed." last.  0, -ENOMEM or -EIO.
  */
-int uk_list_table_print(const struct uk_list_table *t, FILE *f, bool legend);
+int uk_list_table_print(const struct uk_list_table *t, FILE *f, bool legend,
+			unsigned int width);
 
 #endif /* UK_LIST_H */

@@ -23,14 +23,15 @@
 #define TOP_DEFAULT	10
 
 static const struct uk_cli_column columns[] = {
-	{ "COUNT", UK_CLI_RIGHT },
-	{ "KIND", UK_CLI_LEFT },
-	{ "HELPER", UK_CLI_LEFT },
-	{ "DIR", UK_CLI_LEFT },
-	{ "SITE", UK_CLI_LEFT },
-	{ "FIRST", UK_CLI_LEFT },
-	{ "LAST", UK_CLI_LEFT },
-	{ "SUPPRESSED", UK_CLI_RIGHT },
+	{ "COUNT", UK_CLI_RIGHT, 0, 0 },
+	{ "KIND", UK_CLI_LEFT, 0, 0 },
+	{ "HELPER", UK_CLI_LEFT, 0, 0 },
+	{ "DIR", UK_CLI_LEFT, 0, 0 },
+	/* cut to the terminal; FIRST goes first, then LAST, SUPPRESSED */
+	{ "SITE", UK_CLI_LEFT, UK_CLI_TRUNC, 0 },
+	{ "FIRST", UK_CLI_LEFT, 0, 1 },
+	{ "LAST", UK_CLI_LEFT, 0, 2 },
+	{ "SUPPRESSED", UK_CLI_RIGHT, 0, 3 },
 };
 #define NCOLS	(ARRAY_SIZE(columns))
 
@@ -84,8 +85,12 @@ static void print_footer(const struct uk_cli *cli, size_t shown,
 static int print_table(const struct uk_cli *cli, struct uk_cli_table *t,
 		       uint64_t total)
 {
-	if (uk_cli_table_rows(t))
-		uk_cli_table_print(t, cli->out, !cli->no_legend);
+	if (uk_cli_table_rows(t) &&
+	    uk_cli_table_print(t, cli->out, !cli->no_legend,
+			       cli->columns) < 0)
+		return uk_cli_error(cli, UK_ERR_FAILURE,
+				    "cannot write the table: %s",
+				    strerror(EIO));
 	print_footer(cli, uk_cli_table_rows(t), total);
 	return 0;
 }

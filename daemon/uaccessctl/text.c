@@ -4,10 +4,14 @@
  * and "key value" lines.
  */
 #include <inttypes.h>
+#include <stdbool.h>
+#include <sys/ioctl.h>
+#include <wchar.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/fields.h"
+#include "cli.h"
 #include "common/utf8.h"
 #include "text.h"
 
@@ -64,14 +68,66 @@ char *uk_cli_sanitize_dup(const char *s, size_t len)
 	return out;
 }
 
+/*
+ * The display width of the character at @p (@len bytes): wcwidth() of
+ * it in the locale; 1 for what the locale cannot decode (the C locale:
+ * one column per character, as a terminal shows most of them), 0 for a
+ * combining one.  Its length in *k.
+ */
+static size_t char_width(const char *p, size_t len, size_t *k)
+{
+	mbstate_t st;
+	wchar_t wc;
+	size_t n;
+	int w;
+
+	memset(&st, 0, sizeof(st));
+	n = mbrtowc(&wc, p, len, &st);
+	if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+		n = uk_utf8_len((const unsigned char *)p, len);
+		*k = n ? n : 1;
+		return 1;
+	}
+	*k = n;
+	w = wcwidth(wc);
+	return w < 0 ? 1 : (size_t)w;
+}
+
+size_t uk_cli_width_prefix(const char *s, size_t max, size_t *width)
+{
+	size_t len = strlen(s), o = 0, w = 0, k, cw;
+
+	while (o < len) {
+		cw = char_width(s + o, len - o, &k);
+		if (w + cw > max)
+			break;
+		w += cw;
+		o += k;
+	}
+	*width = w;
+	return o;
+}
+
 size_t uk_cli_width(const char *s)
 {
-	size_t w = 0;
+	size_t w;
 
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			w++;
+	uk_cli_width_prefix(s, SIZE_MAX, &w);
 	return w;
+}
+
+unsigned int uk_cli_columns(bool full, const char *env, bool tty, int fd)
+{
+	struct winsize ws;
+	uint64_t v;
+
+	if (full)
+		return 0;
+	if (env && uk_cli_parse_u64(env, UINT16_MAX, &v) == 0 && v)
+		return (unsigned int)v;
+	if (tty && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col)
+		return ws.ws_col;
+	return tty ? 80 : 0;
 }
 
 void uk_cli_kv(FILE *out, const char *key, const char *value)

@@ -3,7 +3,9 @@
 #ifndef UK_CLI_TEXT_H
 #define UK_CLI_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "common/fields.h"
@@ -24,8 +26,25 @@ void uk_cli_sanitize_n(const char *s, size_t len, char *out, size_t outlen);
 /* A sanitized copy of @len bytes of @s; NULL on ENOMEM. */
 char *uk_cli_sanitize_dup(const char *s, size_t len);
 
-/* Columns a UTF-8 string takes (one per character). */
+/*
+ * The display width of a string (wcwidth() in the locale: a CJK
+ * character takes 2, a combining accent 0; 1 per character where the
+ * locale cannot tell).
+ */
 size_t uk_cli_width(const char *s);
+/*
+ * The longest prefix of @s at most @max display columns wide: its length
+ * in bytes, its width in *width.
+ */
+size_t uk_cli_width_prefix(const char *s, size_t max, size_t *width);
+
+/*
+ * The width tables are fit to, as systemd's tools choose it: none (0)
+ * with @full (--full); else $COLUMNS (@env) when it is a number; else on a
+ * terminal (@tty) its width (TIOCGWINSZ on @fd), 80 when unknown; else
+ * none: a pipe or a file gets whole lines.
+ */
+unsigned int uk_cli_columns(bool full, const char *env, bool tty, int fd);
 
 /* A "key value" line; NULL or "" values print as "-", text sanitized. */
 void uk_cli_kv(FILE *out, const char *key, const char *value);

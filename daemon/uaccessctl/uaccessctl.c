@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -81,6 +82,7 @@ static void usage(FILE *f)
 "  -h --help            Show this help\n"
 "     --version         Show the version\n"
 "     --json            JSON output (monitor: one object per line)\n"
+"     --full            Do not cut tables to the terminal's width\n"
 "     --no-legend       No table header and footer\n"
 "     --no-pager        Do not pipe the output into a pager\n"
 "     --socket PATH     uaccessd's control socket\n"
@@ -128,6 +130,7 @@ enum {
 	ARG_SORT,
 	ARG_TIMEOUT,
 	ARG_FORMAT,
+	ARG_FULL,
 };
 
 struct parsed {
@@ -136,6 +139,7 @@ struct parsed {
 	const char *sort;
 	const char *timeout;
 	const char *format;
+	bool full;			/* --full: tables not cut to the terminal */
 	const char *given_name[6];	/* by OPT_* bit, for messages */
 };
 
@@ -155,6 +159,7 @@ static int parse(int argc, char **argv, struct parsed *p, bool *done)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, ARG_VERSION },
 		{ "json", no_argument, NULL, ARG_JSON },
+		{ "full", no_argument, NULL, ARG_FULL },
 		{ "no-legend", no_argument, NULL, ARG_NO_LEGEND },
 		{ "no-pager", no_argument, NULL, ARG_NO_PAGER },
 		{ "kernel", no_argument, NULL, ARG_KERNEL },
@@ -187,6 +192,9 @@ static int parse(int argc, char **argv, struct parsed *p, bool *done)
 			return 0;
 		case ARG_JSON:
 			cli->json = true;
+			break;
+		case ARG_FULL:
+			p->full = true;
 			break;
 		case ARG_NO_LEGEND:
 			cli->no_legend = true;
@@ -357,6 +365,8 @@ int main(int argc, char **argv)
 	bool done = false;
 	int r;
 
+	/* Display widths (wcwidth()) and the ellipsis need the locale. */
+	setlocale(LC_ALL, "");
 	r = parse(argc, argv, &p, &done);
 	if (r || done)
 		return uk_cli_exit_code(r);
@@ -370,6 +380,9 @@ int main(int argc, char **argv)
 	r = check_options(&p, v);
 	if (!r)
 		r = option_values(&p, v);
+	/* Before the pager takes stdout: the terminal's width. */
+	p.cli.columns = uk_cli_columns(p.full, getenv("COLUMNS"),
+				       isatty(STDOUT_FILENO), STDOUT_FILENO);
 	if (!r)
 		r = dispatch(&p, v, argc - optind, argv + optind);
 	return uk_cli_exit_code(r);

@@ -20,7 +20,7 @@ if [ -z "${UK_CLI_NS:-}" ]; then
 		env UK_CLI_NS=1 UK_BIN="$bin" "$0" "$@"
 fi
 export TZ=UTC LC_ALL=C
-unset SYSTEMD_PAGER PAGER SYSTEMD_LESS SYSTEMD_PAGERSECURE LESSSECURE
+unset SYSTEMD_PAGER PAGER SYSTEMD_LESS SYSTEMD_PAGERSECURE LESSSECURE COLUMNS
 
 n=0
 failed=0
@@ -210,6 +210,18 @@ expect 0 "top" ctl --socket "$sock" top
 has "$out" "top: 10 by default, all $SITES here" "$SITES sites listed."
 expect 0 "top -n 2" ctl --socket "$sock" top -n 2
 has "$out" "top -n 2: two of them" "2 of $SITES sites listed."
+# The width: $COLUMNS as systemd's tools take it (a terminal's otherwise,
+# none through a pipe); the columns of least use go first; --full, none.
+COLUMNS=60 expect 0 "top at 60 columns" ctl --socket "$sock" top
+check $(printf '%s\n' "$out" | awk 'length > 60 { bad = 1 } END { exit bad }' &&
+	[ "$(printf '%s\n' "$out" | head -n 1 | tr -s ' ')" = "COUNT KIND HELPER DIR SITE" ]; echo $?) \
+	"top at 60 columns: every line fits, FIRST, LAST and SUPPRESSED left out" "$out"
+COLUMNS=60 expect 0 "top --full at 60 columns" ctl --socket "$sock" --full top
+check $([ "$(printf '%s\n' "$out" | head -n 1 | tr -s ' ')" = "COUNT KIND HELPER DIR SITE FIRST LAST SUPPRESSED" ]; echo $?) \
+	"top --full: every column, however wide" "$out"
+expect 0 "top through a pipe" ctl --socket "$sock" top
+check $([ "$(printf '%s\n' "$out" | head -n 1 | tr -s ' ')" = "COUNT KIND HELPER DIR SITE FIRST LAST SUPPRESSED" ]; echo $?) \
+	"top through a pipe: no width, every column" "$out"
 expect 0 "top -n 2 --json" ctl --socket "$sock" top -n 2 --json
 check $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not (len(d["sites"]) == 2 and d["total"] == int(sys.argv[2])))' "$tmp/out" "$SITES"; echo $?) \
 	"top -n 2 --json: two sites, total $SITES"

@@ -18,6 +18,7 @@ uk_private_ns UK_CLI_JOURNAL_NS "$@"
 tmp=$(mktemp -d /tmp/uk-cli-journal.XXXXXX)
 uk_journald_setup
 export TZ=UTC
+unset COLUMNS
 
 cleanup() {
 	[ -n "$journald_pid" ] && stop_journald

@@ -33,6 +33,7 @@ upload=/lib/systemd/systemd-journal-upload
 tmp=$(mktemp -d /tmp/uk-fleet.XXXXXX)
 uk_journald_setup
 export TZ=UTC
+unset COLUMNS
 remote_pid=
 
 cleanup() {

@@ -397,7 +397,7 @@ static char *capture_table(const struct uk_list_table *t, bool legend)
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(f);
-	assert_int_equal(uk_list_table_print(t, f, legend), 0);
+	assert_int_equal(uk_list_table_print(t, f, legend, 0), 0);
 	assert_int_equal(fclose(f), 0);
 	return text;
 }

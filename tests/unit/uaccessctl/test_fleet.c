@@ -536,7 +536,7 @@ static char *capture(const struct uk_fleet *f, uint64_t limit, bool legend)
 	FILE *out = open_memstream(&text, &len);
 
 	assert_non_null(out);
-	assert_int_equal(uk_fleet_print(f, out, limit, legend), 0);
+	assert_int_equal(uk_fleet_print(f, out, limit, legend, 0), 0);
 	assert_int_equal(fclose(out), 0);
 	return text;
 }
@@ -705,7 +705,7 @@ static void list_labels_machines_that_share_a_name(void **state)
 	uk_entry_release(&e);
 	out = open_memstream(&text, &len);
 	assert_non_null(out);
-	assert_int_equal(uk_list_table_print(&t, out, false), 0);
+	assert_int_equal(uk_list_table_print(&t, out, false, 0), 0);
 	assert_int_equal(fclose(out), 0);
 	assert_non_null(strstr(text, " web(aaaaaaaa) "));
 	assert_non_null(strstr(text, " web(bbbbbbbb) "));

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -337,12 +338,44 @@ static void sanitize_replaces_controls_and_bad_utf8(void **state)
 	assert_int_equal(buf[0], 'z');
 }
 
-static void width_counts_characters(void **state)
+static void width_counts_characters_where_the_locale_cannot_tell(void **state)
 {
+	setlocale(LC_ALL, "C");
 	assert_int_equal(uk_cli_width(""), 0);
 	assert_int_equal(uk_cli_width("abc"), 3);
 	assert_int_equal(uk_cli_width("caf\xc3\xa9"), 4);
 	assert_int_equal(uk_cli_width("\xe6\x97\xa5\xf0\x9f\x98\x80"), 2);
+	setlocale(LC_ALL, "C.UTF-8");
+}
+
+/* Display columns, not code points: a CJK character or an emoji is 2. */
+static void width_is_display_columns_in_a_utf8_locale(void **state)
+{
+	size_t w;
+
+	assert_non_null(setlocale(LC_ALL, "C.UTF-8"));
+	assert_int_equal(uk_cli_width("caf\xc3\xa9"), 4);
+	assert_int_equal(uk_cli_width("\xe6\x97\xa5\xf0\x9f\x98\x80"), 4);
+	/* e and a combining acute accent: one column */
+	assert_int_equal(uk_cli_width("e\xcc\x81"), 1);
+	/* a prefix never splits a character nor exceeds its width */
+	assert_int_equal(uk_cli_width_prefix("a\xe6\x97\xa5" "b", 2, &w), 1);
+	assert_int_equal(w, 1);
+	assert_int_equal(uk_cli_width_prefix("a\xe6\x97\xa5" "b", 3, &w), 4);
+	assert_int_equal(w, 3);
+}
+
+/* --full, $COLUMNS, a terminal, a pipe. */
+static void columns_as_systemd_chooses_them(void **state)
+{
+	assert_int_equal(uk_cli_columns(true, "100", true, -1), 0);
+	assert_int_equal(uk_cli_columns(false, "100", false, -1), 100);
+	assert_int_equal(uk_cli_columns(false, "100", true, -1), 100);
+	assert_int_equal(uk_cli_columns(false, "wide", false, -1), 0);
+	assert_int_equal(uk_cli_columns(false, "0", false, -1), 0);
+	assert_int_equal(uk_cli_columns(false, NULL, false, -1), 0);
+	/* a terminal whose width is unknown */
+	assert_int_equal(uk_cli_columns(false, NULL, true, -1), 80);
 }
 
 static void kv_lines(void **state)
@@ -439,9 +472,9 @@ static void kv_fields_prints_present_fields_only(void **state)
 /* ---- tables ---- */
 
 static const struct uk_cli_column cols[] = {
-	{ "N", UK_CLI_RIGHT },
-	{ "NAME", UK_CLI_LEFT },
-	{ "WHEN", UK_CLI_LEFT },
+	{ "N", UK_CLI_RIGHT, 0, 0 },
+	{ "NAME", UK_CLI_LEFT, 0, 0 },
+	{ "WHEN", UK_CLI_LEFT, 0, 0 },
 };
 
 static void table_aligns_columns(void **state)
@@ -459,7 +492,7 @@ static void table_aligns_columns(void **state)
 	assert_int_equal(uk_cli_table_add(t, r2), 0);
 	assert_int_equal(uk_cli_table_add(t, r3), 0);
 	assert_int_equal(uk_cli_table_rows(t), 3);
-	uk_cli_table_print(t, f, true);
+	uk_cli_table_print(t, f, true, 0);
 	uk_assert_text("table", cap_text(&c),
 		    "   N NAME      WHEN\n"
 		    "1200 a         today\n"
@@ -467,7 +500,7 @@ static void table_aligns_columns(void **state)
 		    "   - x?y       -\n");
 	cap_close(&c);
 	f = cap_open(&c);
-	uk_cli_table_print(t, f, false);
+	uk_cli_table_print(t, f, false, 0);
 	uk_assert_text("table without header", cap_text(&c),
 		    "1200 a         today\n"
 		    "   3 caf\xc3\xa9 long -\n"
@@ -485,11 +518,11 @@ static void table_header_sets_the_width_when_wider(void **state)
 
 	assert_int_equal(uk_cli_table_new(cols, 3, &t), 0);
 	assert_int_equal(uk_cli_table_add(t, r1), 0);
-	uk_cli_table_print(t, f, true);
+	uk_cli_table_print(t, f, true, 0);
 	uk_assert_text("table", cap_text(&c), "N NAME WHEN\n1 b    c\n");
 	cap_close(&c);
 	f = cap_open(&c);
-	uk_cli_table_print(t, f, false);
+	uk_cli_table_print(t, f, false, 0);
 	uk_assert_text("table", cap_text(&c), "1 b c\n");
 	cap_close(&c);
 	uk_cli_table_free(t);
@@ -511,13 +544,120 @@ static void table_grows(void **state)
 	}
 	assert_int_equal(uk_cli_table_rows(t), 1000);
 	f = cap_open(&c);
-	uk_cli_table_print(t, f, false);
+	uk_cli_table_print(t, f, false, 0);
 	assert_non_null(strstr(cap_text(&c), "  0 x y\n  1 x y\n"));
 	assert_non_null(strstr(cap_text(&c), "\n999 x y\n"));
 	cap_close(&c);
 	uk_cli_table_free(t);
 	uk_cli_table_free(NULL);
 	assert_int_equal(uk_cli_table_new(cols, 0, &t), -EINVAL);
+}
+
+/* Prints @t at @width with a header into a string (free it). */
+static char *table_at(const struct uk_cli_table *t, unsigned int width)
+{
+	struct capture c;
+	FILE *f = cap_open(&c);
+	char *text;
+
+	assert_int_equal(uk_cli_table_print(t, f, true, width), 0);
+	text = strdup(cap_text(&c));
+	cap_close(&c);
+	return text;
+}
+
+/* Every line of @text at most @width display columns, none ending blank. */
+static void assert_fits(const char *text, size_t width)
+{
+	char *copy = strdup(text), *line, *save = NULL;
+
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (uk_cli_width(line) > width)
+			fail_msg("%zu columns wide, not at most %zu: '%s'",
+				 uk_cli_width(line), width, line);
+		if (line[strlen(line) - 1] == ' ')
+			fail_msg("trailing blank: '%s'", line);
+	}
+	free(copy);
+}
+
+/*
+ * At a width: the long column is cut with an ellipsis; when that is not
+ * enough, the columns with a drop rank go, rank 1 first; width 0 (a pipe,
+ * --full) cuts nothing.
+ */
+static void table_fits_the_width(void **state)
+{
+	static const struct uk_cli_column fit_cols[] = {
+		{ "COUNT", UK_CLI_RIGHT, 0, 0 },
+		{ "SITE", UK_CLI_LEFT, UK_CLI_TRUNC, 0 },
+		{ "FIRST", UK_CLI_LEFT, 0, 1 },
+		{ "LAST", UK_CLI_LEFT, 0, 2 },
+	};
+	const char *r1[] = { "1200",
+		"demo_ioctl+0x1c/0x80 [uaccess_kaddr_test_module_long]",
+		"2025-11-24 16:00:00", "2025-11-24 17:00:00" };
+	const char *r2[] = { "3", "waitid+0x1c/0x80", "-", "-" };
+	struct uk_cli_table *t = NULL;
+	char *text;
+
+	assert_non_null(setlocale(LC_ALL, "C.UTF-8"));
+	assert_int_equal(uk_cli_table_new(fit_cols, 4, &t), 0);
+	assert_int_equal(uk_cli_table_add(t, r1), 0);
+	assert_int_equal(uk_cli_table_add(t, r2), 0);
+
+	text = table_at(t, 0);
+	assert_non_null(strstr(text, "uaccess_kaddr_test_module_long] 2025"));
+	free(text);
+
+	/* 5 + 1 + 20 + 1 + 19 + 1 + 19: the site cut to 20, all columns */
+	text = table_at(t, 66);
+	assert_fits(text, 66);
+	uk_assert_text("66 columns", text,
+		"COUNT SITE                 FIRST               LAST\n"
+		" 1200 demo_ioctl+0x1c/0x8\xe2\x80\xa6 2025-11-24 16:00:00 2025-11-24 17:00:00\n"
+		"    3 waitid+0x1c/0x80     -                   -\n");
+	free(text);
+
+	/* narrower: FIRST goes, the site gets what is left */
+	text = table_at(t, 60);
+	assert_fits(text, 60);
+	assert_null(strstr(text, "FIRST"));
+	assert_non_null(strstr(text, "LAST"));
+	assert_non_null(strstr(text, "[uaccess_kad\xe2\x80\xa6 2025-11-24 17:00:00"));
+	free(text);
+
+	/* narrower still: LAST goes too */
+	text = table_at(t, 30);
+	assert_fits(text, 30);
+	uk_assert_text("30 columns", text,
+		"COUNT SITE\n"
+		" 1200 demo_ioctl+0x1c/0x80 [u\xe2\x80\xa6\n"
+		"    3 waitid+0x1c/0x80\n");
+	free(text);
+
+	/* nothing left to drop: the site at its least, the line too long */
+	text = table_at(t, 10);
+	assert_non_null(strstr(text, " 1200 demo_ioctl+0x1c/0x8\xe2\x80\xa6\n"));
+	free(text);
+	uk_cli_table_free(t);
+}
+
+/* A hidden column is left out, its cells with it. */
+static void table_hides_a_column(void **state)
+{
+	const char *r1[] = { "1", "b", "c" };
+	struct uk_cli_table *t = NULL;
+	char *text;
+
+	assert_int_equal(uk_cli_table_new(cols, 3, &t), 0);
+	assert_int_equal(uk_cli_table_add(t, r1), 0);
+	uk_cli_table_hide(t, 1, true);
+	text = table_at(t, 0);
+	uk_assert_text("table", text, "N WHEN\n1 c\n");
+	free(text);
+	uk_cli_table_free(t);
 }
 
 /* ---- JSON ---- */
@@ -904,7 +1044,9 @@ int main(void)
 		cmocka_unit_test(netlink_failures_map_to_errors),
 		cmocka_unit_test(numbers_are_strict),
 		cmocka_unit_test(sanitize_replaces_controls_and_bad_utf8),
-		cmocka_unit_test(width_counts_characters),
+		cmocka_unit_test(width_counts_characters_where_the_locale_cannot_tell),
+		cmocka_unit_test(width_is_display_columns_in_a_utf8_locale),
+		cmocka_unit_test(columns_as_systemd_chooses_them),
 		cmocka_unit_test(kv_lines),
 		cmocka_unit_test(kv_json_flattens_objects_and_arrays),
 		cmocka_unit_test(kv_json_long_list_is_cut_on_one_line),
@@ -912,6 +1054,8 @@ int main(void)
 		cmocka_unit_test(table_aligns_columns),
 		cmocka_unit_test(table_header_sets_the_width_when_wider),
 		cmocka_unit_test(table_grows),
+		cmocka_unit_test(table_fits_the_width),
+		cmocka_unit_test(table_hides_a_column),
 		cmocka_unit_test(json_print_writes_one_document),
 		cmocka_unit_test(fields_from_json_takes_what_fits),
 		cmocka_unit_test(fields_from_json_refuses_bad_hex),

@@ -6,6 +6,7 @@
  * every error with its exit code.
  */
 #include <errno.h>
+#include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -193,6 +194,40 @@ static void no_legend_drops_header_and_footer(void **state)
 	assert_null(strstr(r.out, "COUNT"));
 	assert_null(strstr(r.out, "listed"));
 	run_free(&r);
+}
+
+/*
+ * A terminal of 80 columns: every line fits, the long site cut with an
+ * ellipsis, FIRST and LAST left out; --full (columns 0) cuts nothing.
+ */
+static void table_fits_80_columns_and_full_does_not_cut(void **state)
+{
+	struct uk_cli cli = { .columns = 80 };
+	char *copy, *line, *save = NULL;
+	struct run r;
+
+	assert_non_null(setlocale(LC_ALL, "C.UTF-8"));
+	daemon_up(reply_three);
+	RUN(&r, uk_cli_top, cli);
+	assert_int_equal(r.code, UK_EXIT_OK);
+	copy = strdup(r.out);
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (uk_cli_width(line) > 80)
+			fail_msg("%zu columns: '%s'", uk_cli_width(line), line);
+	free(copy);
+	assert_non_null(strstr(r.out,
+		"COUNT KIND     HELPER            DIR       SITE                       SUPPRESSED\n"));
+	assert_non_null(strstr(r.out, " demo_ioctl+0x1c/0x80 [uac\xe2\x80\xa6          1\n"));
+	assert_null(strstr(r.out, "FIRST"));
+	assert_null(strstr(r.out, "2025-11-24"));
+	run_free(&r);
+	cli.columns = 0;
+	daemon_up(reply_three);
+	RUN(&r, uk_cli_top, cli);
+	assert_non_null(strstr(r.out, "[uaccess_kaddr_test] 2025-11-24"));
+	run_free(&r);
+	setlocale(LC_ALL, "C");
 }
 
 static void top_asks_for_ten_by_default(void **state)
@@ -471,6 +506,7 @@ int main(void)
 		cmocka_unit_test(daemon_table_matches_golden),
 		cmocka_unit_test(daemon_json_matches_golden_and_adds_suppressed),
 		cmocka_unit_test(no_legend_drops_header_and_footer),
+		cmocka_unit_test(table_fits_80_columns_and_full_does_not_cut),
 		cmocka_unit_test(top_asks_for_ten_by_default),
 		cmocka_unit_test(lines_and_sort_reach_the_request),
 		cmocka_unit_test(bad_arguments_exit_2_before_any_request),
