@@ -47,6 +47,7 @@ int uk_cli_exit_code(int err);
 /* The global options, parsed once by uaccessctl.c. */
 struct uk_cli {
 	bool json;		/* --json: machine-readable output */
+	bool json_pretty;	/* --json=pretty: indented, a key per line */
 	unsigned int columns;	/* tables' width (text.h); 0: no limit */
 	bool openmetrics;	/* status --format=openmetrics */
 	bool no_legend;		/* --no-legend: no header and footer lines */

@@ -1,15 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* JSON documents on stdout. */
+/*
+ * JSON documents on stdout, as --json=MODE asks: short (one line, the
+ * default of --json) or pretty (indented by two spaces, one key or item a
+ * line, as jq prints it).
+ */
 #ifndef UK_CLI_JSON_OUT_H
 #define UK_CLI_JSON_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 
 #include "cli.h"
 #include "common/json.h"
 
 /*
- * Finishes @j and writes the document and a newline to cli->out.  Returns
- * 0, or prints why and returns UK_ERR_FAILURE.  @j is released
- * either way.
+ * --json's value: NULL (--json alone) and "short" give JSON on one line,
+ * "pretty" indented, "off" none (the text output).  0, or -EINVAL for
+ * any other value.
+ */
+int uk_cli_parse_json(const char *mode, bool *json, bool *pretty);
+
+/*
+ * The compact JSON @text (@len bytes, as uk_json_finish() gives it) to
+ * @out, as it is or, @pretty, indented; @depth levels deep already (an
+ * item of an array printed around it).  No final newline.
+ */
+void uk_cli_json_write(FILE *out, const char *text, size_t len, bool pretty,
+		       unsigned int depth);
+
+/*
+ * Finishes @j and writes the document and a newline to cli->out, in the
+ * mode of --json.  Returns 0, or prints why and returns UK_ERR_FAILURE.
+ * @j is released either way.
  */
 int uk_cli_json_print(const struct uk_cli *cli, struct uk_json *j);
 

@@ -45,7 +45,7 @@ static void emit_json(struct monitor *m, struct uk_json *j)
 
 	if (uk_json_finish(j, &text, &len) < 0)
 		return;
-	fwrite(text, 1, len, m->cli->out);
+	uk_cli_json_write(m->cli->out, text, len, m->cli->json_pretty, 0);
 	fputc('\n', m->cli->out);
 	free(text);
 }

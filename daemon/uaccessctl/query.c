@@ -28,6 +28,7 @@
 #include "common/msgid.h"
 #include "common/time.h"
 #include "common/json.h"
+#include "json_out.h"
 
 static void free_bad_files(struct uk_query *q)
 {
@@ -635,7 +636,13 @@ int uk_query_json_put(struct uk_query *q, const struct uk_entry *e,
 	if (r < 0)
 		return uk_cli_error(&q->cli, UK_ERR_FAILURE,
 				    "cannot write JSON: %s", strerror(-r));
-	fprintf(q->cli.out, "%s%s", jo->n ? ",\n" : "[", text);
+	fputs(jo->n ? "," : "[", q->cli.out);
+	if (q->cli.json_pretty)
+		fputs("\n  ", q->cli.out);
+	else if (jo->n)
+		fputc('\n', q->cli.out);
+	uk_cli_json_write(q->cli.out, text, strlen(text), q->cli.json_pretty,
+			  1);
 	free(text);
 	jo->n++;
 	return 0;
@@ -643,7 +650,7 @@ int uk_query_json_put(struct uk_query *q, const struct uk_entry *e,
 
 int uk_query_json_end(struct uk_query *q)
 {
-	fputs("]\n", q->cli.out);
+	fputs(q->cli.json_pretty ? "\n]\n" : "]\n", q->cli.out);
 	return 0;
 }
 

@@ -81,7 +81,8 @@ static void usage(FILE *f)
 "Options:\n"
 "  -h --help            Show this help\n"
 "     --version         Show the version\n"
-"     --json            JSON output (monitor: one object per line)\n"
+"     --json[=MODE]     JSON output: short (the default), pretty or off\n"
+"                       (monitor: one object per line)\n"
 "     --full            Do not cut tables to the terminal's width\n"
 "     --no-legend       No table header and footer\n"
 "     --no-pager        Do not pipe the output into a pager\n"
@@ -158,7 +159,7 @@ static int parse(int argc, char **argv, struct parsed *p, bool *done)
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, ARG_VERSION },
-		{ "json", no_argument, NULL, ARG_JSON },
+		{ "json", optional_argument, NULL, ARG_JSON },
 		{ "full", no_argument, NULL, ARG_FULL },
 		{ "no-legend", no_argument, NULL, ARG_NO_LEGEND },
 		{ "no-pager", no_argument, NULL, ARG_NO_PAGER },
@@ -191,7 +192,11 @@ static int parse(int argc, char **argv, struct parsed *p, bool *done)
 			*done = true;
 			return 0;
 		case ARG_JSON:
-			cli->json = true;
+			if (uk_cli_parse_json(optarg, &cli->json,
+					      &cli->json_pretty) < 0)
+				return uk_cli_error(cli, UK_ERR_USAGE,
+						    "--json takes short, pretty or off, not '%s'",
+						    optarg);
 			break;
 		case ARG_FULL:
 			p->full = true;

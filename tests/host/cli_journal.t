@@ -253,6 +253,11 @@ ctl show --json seq=2
 printf '%s\n' "$out" >"$tmp/show.json"
 ctl list --json uk_site_2 105
 is "1|[]|No entries found." "$rc|$out|$err" "list --json with nothing: [] on stdout, exit 1"
+ctl list --json=pretty
+printf '%s\n' "$out" >"$tmp/list-pretty.json"
+python3 -c 'import json, sys; a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2])); sys.exit(not (a == b and len(open(sys.argv[2]).read().splitlines()) > len(a) * 10))' \
+	"$tmp/list.json" "$tmp/list-pretty.json"
+is "0 0" "$rc $?" "list --json=pretty: the same array, indented, one key a line"
 python3 - "$tmp" <<'EOF'
 import json, sys
 tmp = sys.argv[1]

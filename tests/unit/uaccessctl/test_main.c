@@ -228,6 +228,10 @@ static void bad_command_lines_exit_2(void **state)
 		  "uaccessctl: status: --format takes text, json or openmetrics, not 'xml'\n" },
 		{ { "--json", "--format=openmetrics" }, 2,
 		  "uaccessctl: status: --format takes text, json or openmetrics (without --json), not 'openmetrics'\n" },
+		{ { "--json=long", "status" }, 2,
+		  "uaccessctl: --json takes short, pretty or off, not 'long'\n" },
+		{ { "sites", "--json=" }, 2,
+		  "uaccessctl: --json takes short, pretty or off, not ''\n" },
 		{ { "set" }, 1, NULL },
 	};
 	struct run r;
@@ -309,6 +313,22 @@ static void verb_options_reach_the_verb(void **state)
 	MAIN(&r, "status", "--format", "json");
 	assert_int_equal(r.code, UK_EXIT_OK);
 	assert_int_equal(r.out[0], '{');
+	run_free(&r);
+	/* --json=MODE as systemd's tools take it; off is the text */
+	both_up();
+	MAIN(&r, "--kernel", "sites", "--json=pretty");
+	assert_int_equal(r.code, UK_EXIT_OK);
+	uk_assert_text("stdout", r.out,
+		    "{\n  \"source\": \"netlink\",\n  \"total\": 0,\n  \"sites\": []\n}\n");
+	run_free(&r);
+	both_up();
+	MAIN(&r, "--kernel", "sites", "--json=short");
+	uk_assert_text("stdout", r.out,
+		    "{\"source\":\"netlink\",\"total\":0,\"sites\":[]}\n");
+	run_free(&r);
+	both_up();
+	MAIN(&r, "--kernel", "sites", "--json", "--json=off");
+	uk_assert_text("stdout", r.out, "No sites recorded.\n");
 	run_free(&r);
 	both_up();
 	MAIN(&r, "--kernel", "sites", "--json");

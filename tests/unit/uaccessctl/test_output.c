@@ -662,6 +662,62 @@ static void table_hides_a_column(void **state)
 
 /* ---- JSON ---- */
 
+static void json_modes_parse_like_systemd(void **state)
+{
+	bool json = false, pretty = true;
+
+	assert_int_equal(uk_cli_parse_json(NULL, &json, &pretty), 0);
+	assert_true(json);
+	assert_false(pretty);
+	assert_int_equal(uk_cli_parse_json("pretty", &json, &pretty), 0);
+	assert_true(json);
+	assert_true(pretty);
+	assert_int_equal(uk_cli_parse_json("short", &json, &pretty), 0);
+	assert_true(json);
+	assert_false(pretty);
+	assert_int_equal(uk_cli_parse_json("off", &json, &pretty), 0);
+	assert_false(json);
+	assert_int_equal(uk_cli_parse_json("long", &json, &pretty), -EINVAL);
+	assert_int_equal(uk_cli_parse_json("", &json, &pretty), -EINVAL);
+}
+
+/* Pretty: two spaces a level, one key or item a line, strings intact. */
+static void json_pretty_is_indented_one_key_a_line(void **state)
+{
+	struct uk_cli cli = { .json = true, .json_pretty = true };
+	struct capture out;
+	struct uk_json j;
+
+	cli.out = cap_open(&out);
+	cli.err = stderr;
+	uk_json_init(&j, 0);
+	uk_json_object_begin(&j);
+	uk_json_kv_u64(&j, "a", 1);
+	uk_json_kv_str(&j, "s", "x,{\"y\"}: [z]");
+	uk_json_key(&j, "l");
+	uk_json_array_begin(&j);
+	uk_json_u64(&j, 2);
+	uk_json_object_begin(&j);
+	uk_json_object_end(&j);
+	uk_json_array_end(&j);
+	uk_json_key(&j, "e");
+	uk_json_array_begin(&j);
+	uk_json_array_end(&j);
+	uk_json_object_end(&j);
+	assert_int_equal(uk_cli_json_print(&cli, &j), 0);
+	uk_assert_text("pretty", cap_text(&out),
+		"{\n"
+		"  \"a\": 1,\n"
+		"  \"s\": \"x,{\\\"y\\\"}: [z]\",\n"
+		"  \"l\": [\n"
+		"    2,\n"
+		"    {}\n"
+		"  ],\n"
+		"  \"e\": []\n"
+		"}\n");
+	cap_close(&out);
+}
+
 static void json_print_writes_one_document(void **state)
 {
 	struct uk_cli cli = { 0 };
@@ -1056,6 +1112,8 @@ int main(void)
 		cmocka_unit_test(table_grows),
 		cmocka_unit_test(table_fits_the_width),
 		cmocka_unit_test(table_hides_a_column),
+		cmocka_unit_test(json_modes_parse_like_systemd),
+		cmocka_unit_test(json_pretty_is_indented_one_key_a_line),
 		cmocka_unit_test(json_print_writes_one_document),
 		cmocka_unit_test(fields_from_json_takes_what_fits),
 		cmocka_unit_test(fields_from_json_refuses_bad_hex),
