@@ -4,9 +4,9 @@
  * --until, --boot): per-site totals computed from uaccessd's journal
  * entries, by machine (_MACHINE_ID, shown by _HOSTNAME) and over the
  * whole fleet, for a collector's directory of systemd-journal-remote
- * (docs/fleet.md).  The pure part (adding entries, totals, sorting, the
- * table and the JSON) is unit-tested on its own; uk_cli_fleet() walks
- * the journal (query.h).
+ * (docs/fleet.md).  The model (fleet.c: adding entries, totals,
+ * sorting), its table and JSON (fleet_out.c) are unit-tested on their own;
+ * uk_cli_fleet() (fleet_verb.c) walks the journal (query.h).
  *
  * The totals, as the entries state them (docs/uaccessctl.md):
  *   events      the event entries of the site (MESSAGE_ID event), one

@@ -227,3 +227,8 @@ void uk_cli_kv_fields(FILE *out, const char *prefix,
 		uk_cli_kv(out, key, val);
 	}
 }
+
+const char *uk_cli_plural(uint64_t n, const char *one, const char *more)
+{
+	return n == 1 ? one : more;
+}

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "common/fields.h"
@@ -61,5 +62,8 @@ void uk_cli_kv_json(FILE *out, const char *prefix,
 /* Every present field of a decoded message as PREFIX.NAME lines. */
 void uk_cli_kv_fields(FILE *out, const char *prefix,
 		      const struct uk_field *fields, const void *obj);
+
+/* @one when @n is 1, else @more. */
+const char *uk_cli_plural(uint64_t n, const char *one, const char *more);
 
 #endif /* UK_CLI_TEXT_H */
