@@ -329,6 +329,8 @@ struct parsed {
 	struct site_key key;
 	const char *site_ip;	/* NULL if none */
 	const char *direction;	/* NULL if none */
+	const char *address;	/* an event's UACCESS_ADDRESS, or NULL */
+	uint64_t ts_real;	/* an event's UACCESS_TS_REAL (ns), or 0 */
 	uint64_t suppressed;	/* summaries: this summary's count */
 	uint64_t dedup;		/* hash of what makes it unique */
 };
@@ -355,6 +357,20 @@ static int parse_event(const struct uk_entry *e, const char *machine,
 					  whylen);
 		if (!p->direction)
 			return -EINVAL;
+	}
+	/* The kernel's stamp of the hit, when the entry has one. */
+	if (uk_entry_get(e, UK_JF(TS_REAL), NULL) &&
+	    !number_field(e, UK_JF(TS_REAL), &p->ts_real, why, whylen))
+		return -EINVAL;
+	if (uk_entry_get(e, UK_JF(ADDRESS), NULL)) {
+		p->address = text_field(e, UK_JF(ADDRESS), true, why, whylen);
+		if (!p->address || !is_hex_address(p->address)) {
+			if (p->address)
+				snprintf(why, whylen,
+					 "%s=%.40s is not an address",
+					 UK_JF(ADDRESS), p->address);
+			return -EINVAL;
+		}
 	}
 	{
 		const char *parts[] = { "E", machine, boot, seq };
@@ -432,6 +448,27 @@ static bool evicted_summary(const struct parsed *p)
 {
 	return p->key.site[0] == '(' && p->site_ip &&
 	       strspn(p->site_ip + 2, "0") == strlen(p->site_ip + 2);
+}
+
+/*
+ * A site's first and last hit: its events' times, the kernel's stamps
+ * (UACCESS_TS_REAL) where they have one, else the entries' times, which
+ * are a little later; a summary's time only while the site has no event:
+ * a summary is written a while after the hits it counts.
+ */
+static void site_times(struct uk_fleet_site *s, const struct parsed *p,
+		       uint64_t entry_usec)
+{
+	uint64_t t = p->ts_real ? p->ts_real / UK_NSEC_PER_USEC : entry_usec;
+
+	if (!p->event && s->events)
+		return;
+	if (p->event && s->events == 1)	/* this one: the summaries' go */
+		s->first = s->last = 0;
+	if (!s->first || t < s->first)
+		s->first = t;
+	if (t > s->last)
+		s->last = t;
 }
 
 /* Was the entry of hash @h counted already?  If not, it is now. */
@@ -532,6 +569,11 @@ int uk_fleet_add(struct uk_fleet *f, const struct uk_entry *e,
 	s->has_symbol = strcmp(p.key.site, p.site_ip ? p.site_ip : "");
 	if (p.direction)
 		add_direction(s->direction, sizeof(s->direction), p.direction);
+	if (p.event && p.address &&
+	    (p.ts_real ? p.ts_real / UK_NSEC_PER_USEC : e->realtime_usec) >=
+	    s->last)
+		snprintf(s->last_address, sizeof(s->last_address), "%s",
+			 p.address);
 	if (p.event) {
 		s->events++;
 		m->events++;
@@ -546,12 +588,9 @@ int uk_fleet_add(struct uk_fleet *f, const struct uk_entry *e,
 	s->count = s->events + s->suppressed;
 	m->count = m->events + m->suppressed;
 	f->count = f->events + f->suppressed;
-	if (!s->first || e->realtime_usec < s->first)
-		s->first = e->realtime_usec;
-	if (e->realtime_usec > s->last)
-		s->last = e->realtime_usec;
-	if (e->realtime_usec > m->last)
-		m->last = e->realtime_usec;
+	site_times(s, &p, e->realtime_usec);
+	if (s->last > m->last)
+		m->last = s->last;
 	return 0;
 }
 

@@ -50,7 +50,9 @@ struct uk_fleet_site {
 	uint64_t events;	/* event entries */
 	uint64_t suppressed;	/* sum of the summaries' counts */
 	uint64_t count;		/* events + suppressed */
-	uint64_t first, last;	/* journal time of its first, last entry (us) */
+	/* its first, last hit (us): the events' UACCESS_TS_REAL, see fleet.c */
+	uint64_t first, last;
+	char last_address[24];	/* the newest event's UACCESS_ADDRESS, or "" */
 	unsigned int machines;	/* fleet sites: on how many machines */
 };
 
@@ -105,13 +107,13 @@ int uk_fleet_add(struct uk_fleet *f, const struct uk_entry *e,
 int uk_fleet_finish(struct uk_fleet *f, enum uk_sort sort);
 
 /*
- * The table: the fleet-wide sites first (HOSTNAME "(fleet)", only when
- * there are several machines), then each machine's, at most @limit of
- * each (0: all); with @legend a header and a footer; fit to @width
- * (table.h, 0: no limit).  Returns 0, -ENOMEM or -EIO.
+ * The table (fleet_out.c): the fleet-wide sites first (HOSTNAME
+ * "(fleet)", only when there are several machines), then each machine's,
+ * at most @limit of each (0: all), to cli->out; a header and a footer
+ * unless --no-legend.  Returns 0, or prints why and returns an error.
  */
-int uk_fleet_print(const struct uk_fleet *f, FILE *out, uint64_t limit,
-		   bool legend, unsigned int width);
+int uk_fleet_print(const struct uk_cli *cli, const struct uk_fleet *f,
+		   uint64_t limit);
 
 /* The JSON document (docs/uaccessctl.md); @directory may be NULL. */
 void uk_fleet_json(const struct uk_fleet *f, struct uk_json *j,

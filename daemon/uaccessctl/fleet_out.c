@@ -1,148 +1,157 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The fleet's table and JSON (fleet.h). */
+/*
+ * The fleet's table and JSON (fleet.h): its sites as the rows of sites
+ * and top (site_row.h), whose names say what the journal's counts are:
+ * the occurrences uaccessd received (events), those it journaled
+ * (journaled) and those its ratelimits held back (journal_suppressed).
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/time.h"
 #include "common/util.h"
 #include "fleet.h"
-#include "table.h"
 #include "text.h"
+#include "site_row.h"
 
-static const struct uk_cli_column columns[] = {
-	{ "HOSTNAME", UK_CLI_LEFT, 0, 0 },
-	{ "COUNT", UK_CLI_RIGHT, 0, 0 },
-	{ "EVENTS", UK_CLI_RIGHT, 0, 0 },
-	{ "SUPPRESSED", UK_CLI_RIGHT, 0, 3 },
-	{ "KIND", UK_CLI_LEFT, 0, 0 },
-	{ "HELPER", UK_CLI_LEFT, 0, 0 },
-	{ "DIR", UK_CLI_LEFT, 0, 0 },
-	{ "SITE", UK_CLI_LEFT, UK_CLI_TRUNC, 0 },
-	{ "LAST", UK_CLI_LEFT, 0, 2 },
-};
-#define NCOLS	ARRAY_SIZE(columns)
-
-static int add_rows(struct uk_cli_table *t, const char *label,
-		    const struct uk_fleet_site *sites, size_t n,
-		    uint64_t limit)
+/* A site of the journal as a row; @fleet: over all machines. */
+static void fleet_row(const struct uk_fleet_site *s, const char *label,
+		      bool fleet, struct uk_site_row *r)
 {
-	size_t i;
-
-	for (i = 0; i < n && (!limit || i < limit); i++) {
-		const struct uk_fleet_site *s = &sites[i];
-		char count[24], events[24], supp[24], last[40];
-		const char *cells[NCOLS] = {
-			label, count, events, supp, s->kind, s->helper,
-			s->direction[0] ? s->direction : "-", s->site, last,
-		};
-
-		snprintf(count, sizeof(count), "%" PRIu64, s->count);
-		snprintf(events, sizeof(events), "%" PRIu64, s->events);
-		snprintf(supp, sizeof(supp), "%" PRIu64, s->suppressed);
-		uk_time_format_date(s->last * 1000, false, last, sizeof(last));
-		if (uk_cli_table_add(t, cells) < 0)
-			return -ENOMEM;
+	memset(r, 0, sizeof(*r));
+	r->label = label;
+	if (s->has_symbol) {
+		r->site_symbol = s->site;
+		r->has |= UK_ROW_SITE_SYMBOL;
 	}
-	return 0;
+	/* A fleet's site by address has it as its name. */
+	if (!fleet && s->site_ip)
+		uk_site_row_text(r, UK_ROW_SITE_IP, r->site_ip, "%s",
+				 s->site_ip);
+	else if (!s->has_symbol)
+		uk_site_row_text(r, UK_ROW_SITE_IP, r->site_ip, "%s", s->site);
+	/* "-": the summary of evicted sites, which have neither. */
+	if (strcmp(s->kind, "-"))
+		uk_site_row_text(r, UK_ROW_KIND, r->kind, "%s", s->kind);
+	if (strcmp(s->helper, "-"))
+		uk_site_row_text(r, UK_ROW_HELPER, r->helper, "%s",
+				 s->helper);
+	if (s->direction[0])
+		uk_site_row_text(r, UK_ROW_DIRECTION, r->direction, "%s",
+				 s->direction);
+	r->events = s->count;
+	r->journaled = s->events;
+	r->journal_suppressed = s->suppressed;
+	r->has |= UK_ROW_EVENTS | UK_ROW_JOURNALED | UK_ROW_JOURNAL_SUPPRESSED;
+	if (s->first) {
+		r->first_usec = s->first;
+		r->has |= UK_ROW_FIRST;
+	}
+	if (s->last) {
+		r->last_usec = s->last;
+		r->has |= UK_ROW_LAST;
+	}
+	if (!fleet && s->last_address[0])
+		uk_site_row_text(r, UK_ROW_LAST_ADDRESS, r->last_address, "%s",
+				 s->last_address);
 }
 
-int uk_fleet_print(const struct uk_fleet *f, FILE *out, uint64_t limit,
-		   bool legend, unsigned int width)
+static const enum uk_site_col columns[] = {
+	UK_COL_HOSTNAME, UK_COL_EVENTS, UK_COL_JOURNALED, UK_COL_SUPPRESSED,
+	UK_COL_KIND, UK_COL_HELPER, UK_COL_DIR, UK_COL_SITE, UK_COL_LAST,
+};
+
+static size_t shown(size_t n, uint64_t limit)
 {
-	struct uk_cli_table *t = NULL;
-	bool cut = false;
+	return limit && n > limit ? (size_t)limit : n;
+}
+
+static void add_rows(struct uk_site_row *rows, size_t *n, const char *label,
+		     const struct uk_fleet_site *sites, size_t count,
+		     uint64_t limit, bool fleet)
+{
 	size_t i;
+
+	for (i = 0; i < shown(count, limit); i++)
+		fleet_row(&sites[i], label, fleet, &rows[(*n)++]);
+}
+
+int uk_fleet_print(const struct uk_cli *cli, const struct uk_fleet *f,
+		   uint64_t limit)
+{
+	struct uk_site_row *rows;
+	size_t i, n = 0, max;
+	bool cut = false;
 	int r;
 
 	if (!f->n_machines) {
-		if (legend)
-			fputs("No sites recorded.\n", out);
-		return ferror(out) ? -EIO : 0;
+		if (!cli->no_legend)
+			fputs("No sites recorded.\n", cli->out);
+		return 0;
 	}
-	r = uk_cli_table_new(columns, NCOLS, &t);
-	if (r < 0)
-		return r;
+	max = f->n_machines > 1 ? shown(f->n_sites, limit) : 0;
+	for (i = 0; i < f->n_machines; i++)
+		max += shown(f->machines[i].n_sites, limit);
+	rows = calloc(max ? max : 1, sizeof(*rows));
+	if (!rows)
+		return uk_cli_error(cli, -ENOMEM, "out of memory");
 	if (f->n_machines > 1) {
-		r = add_rows(t, "(fleet)", f->sites, f->n_sites, limit);
+		add_rows(rows, &n, "(fleet)", f->sites, f->n_sites, limit,
+			 true);
 		cut |= limit && f->n_sites > limit;
 	}
-	for (i = 0; r == 0 && i < f->n_machines; i++) {
+	for (i = 0; i < f->n_machines; i++) {
 		const struct uk_fleet_machine *m = &f->machines[i];
 
-		r = add_rows(t, m->label, m->sites, m->n_sites, limit);
+		add_rows(rows, &n, m->label, m->sites, m->n_sites, limit,
+			 false);
 		cut |= limit && m->n_sites > limit;
 	}
-	if (r < 0) {
-		uk_cli_table_free(t);
+	r = uk_site_rows_print(cli, rows, n, columns, ARRAY_SIZE(columns));
+	free(rows);
+	if (r < 0 || cli->no_legend)
 		return r;
-	}
-	r = uk_cli_table_print(t, out, legend, width);
-	uk_cli_table_free(t);
-	if (r < 0)
-		return r;
-	if (legend) {
-		fprintf(out, "\n%zu %s, %zu %s, %" PRIu64 " %s: %" PRIu64
-			" %s, %" PRIu64 " suppressed.\n",
-			f->n_machines, uk_cli_plural(f->n_machines, "machine", "machines"),
-			f->n_sites, uk_cli_plural(f->n_sites, "site", "sites"),
-			f->count, uk_cli_plural(f->count, "occurrence", "occurrences"),
-			f->events, uk_cli_plural(f->events, "event", "events"),
-			f->suppressed);
-		if (cut)
-			fprintf(out, "At most %" PRIu64 " %s of each shown.\n",
-				limit, uk_cli_plural(limit, "site", "sites"));
-	}
-	return ferror(out) ? -EIO : 0;
-}
-
-static void site_json(struct uk_json *j, const struct uk_fleet_site *s,
-		      bool fleet)
-{
-	uk_json_object_begin(j);
-	uk_json_kv_str(j, "site", s->site);
-	uk_json_kv_str(j, "site_symbol", s->has_symbol ? s->site : NULL);
-	if (!fleet)
-		uk_json_kv_str(j, "site_ip", s->site_ip);
-	uk_json_kv_str(j, "kind", s->kind);
-	uk_json_kv_str(j, "helper", s->helper);
-	uk_json_key(j, "direction");
-	uk_json_array_begin(j);
-	{
-		const char *p = s->direction;
-
-		while (*p) {
-			size_t n = strcspn(p, ",");
-
-			uk_json_strn(j, p, n);
-			p += n;
-			if (*p)
-				p++;
-		}
-	}
-	uk_json_array_end(j);
-	uk_json_kv_u64(j, "count", s->count);
-	uk_json_kv_u64(j, "events", s->events);
-	uk_json_kv_u64(j, "suppressed", s->suppressed);
-	uk_json_kv_u64(j, "first_time", s->first);
-	uk_json_kv_u64(j, "last_time", s->last);
-	if (fleet)
-		uk_json_kv_u64(j, "machines", s->machines);
-	uk_json_object_end(j);
+	fprintf(cli->out, "\n%zu %s, %zu %s, %" PRIu64 " %s: %" PRIu64
+		" %s, %" PRIu64 " suppressed.\n",
+		f->n_machines, uk_cli_plural(f->n_machines, "machine", "machines"),
+		f->n_sites, uk_cli_plural(f->n_sites, "site", "sites"),
+		f->count, uk_cli_plural(f->count, "occurrence", "occurrences"),
+		f->events, uk_cli_plural(f->events, "event", "events"),
+		f->suppressed);
+	if (cut)
+		fprintf(cli->out, "At most %" PRIu64 " %s of each shown.\n",
+			limit, uk_cli_plural(limit, "site", "sites"));
+	return 0;
 }
 
 static void sites_json(struct uk_json *j, const struct uk_fleet_site *s,
 		       size_t n, uint64_t limit, bool fleet)
 {
+	struct uk_site_row row;
 	size_t i;
 
 	uk_json_kv_u64(j, "total", n);
 	uk_json_key(j, "sites");
 	uk_json_array_begin(j);
-	for (i = 0; i < n && (!limit || i < limit); i++)
-		site_json(j, &s[i], fleet);
+	for (i = 0; i < shown(n, limit); i++) {
+		fleet_row(&s[i], NULL, fleet, &row);
+		uk_json_object_begin(j);
+		uk_site_row_json(j, &row);
+		if (fleet)
+			uk_json_kv_u64(j, "machines", s[i].machines);
+		uk_json_object_end(j);
+	}
 	uk_json_array_end(j);
+}
+
+/* The totals of a machine or of everything, named as a row's. */
+static void totals_json(struct uk_json *j, uint64_t count, uint64_t events,
+			uint64_t suppressed)
+{
+	uk_json_kv_u64(j, "events", count);
+	uk_json_kv_u64(j, "journaled", events);
+	uk_json_kv_u64(j, "journal_suppressed", suppressed);
 }
 
 void uk_fleet_json(const struct uk_fleet *f, struct uk_json *j,
@@ -153,7 +162,8 @@ void uk_fleet_json(const struct uk_fleet *f, struct uk_json *j,
 
 	uk_json_object_begin(j);
 	uk_json_kv_str(j, "source", "journal");
-	uk_json_kv_str(j, "directory", directory);
+	if (directory)
+		uk_json_kv_str(j, "directory", directory);
 	uk_json_key(j, "unreadable_files");
 	uk_json_array_begin(j);
 	for (i = 0; i < n_bad_files; i++)
@@ -166,9 +176,7 @@ void uk_fleet_json(const struct uk_fleet *f, struct uk_json *j,
 	uk_json_kv_u64(j, "duplicates", f->duplicates);
 	uk_json_kv_u64(j, "skipped", f->skipped);
 	uk_json_object_end(j);
-	uk_json_kv_u64(j, "count", f->count);
-	uk_json_kv_u64(j, "events", f->events);
-	uk_json_kv_u64(j, "suppressed", f->suppressed);
+	totals_json(j, f->count, f->events, f->suppressed);
 	uk_json_key(j, "fleet");
 	uk_json_object_begin(j);
 	uk_json_kv_u64(j, "machines", f->n_machines);
@@ -180,14 +188,14 @@ void uk_fleet_json(const struct uk_fleet *f, struct uk_json *j,
 		const struct uk_fleet_machine *m = &f->machines[i];
 
 		uk_json_object_begin(j);
-		uk_json_kv_str(j, "machine_id", m->machine_id[0] ?
-			       m->machine_id : NULL);
-		uk_json_kv_str(j, "hostname", m->hostname);
+		if (m->machine_id[0])
+			uk_json_kv_str(j, "machine_id", m->machine_id);
+		if (m->hostname)
+			uk_json_kv_str(j, "hostname", m->hostname);
 		uk_json_kv_str(j, "label", m->label);
-		uk_json_kv_u64(j, "count", m->count);
-		uk_json_kv_u64(j, "events", m->events);
-		uk_json_kv_u64(j, "suppressed", m->suppressed);
-		uk_json_kv_u64(j, "last_time", m->last);
+		totals_json(j, m->count, m->events, m->suppressed);
+		if (m->last)
+			uk_json_kv_u64(j, "last_usec", m->last);
 		sites_json(j, m->sites, m->n_sites, limit, false);
 		uk_json_object_end(j);
 	}

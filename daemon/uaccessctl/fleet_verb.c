@@ -9,9 +9,10 @@
 
 #include "common/msgid.h"
 #include "fleet.h"
+#include "text.h"
 #include "json_out.h"
 #include "query.h"
-#include "text.h"
+
 
 static int fleet_entry(struct uk_query *q, const struct uk_entry *e,
 		       void *data)
@@ -59,10 +60,8 @@ int uk_cli_fleet(const struct uk_cli *cli, enum uk_sort sort,
 		uk_fleet_json(&f, &j, limit, cli->directory, q.bad_files,
 			      q.n_bad_files);
 		r = uk_cli_json_print(cli, &j);
-	} else if (uk_fleet_print(&f, cli->out, limit, !cli->no_legend,
-				  cli->columns) < 0) {
-		r = uk_cli_error(cli, UK_ERR_FAILURE,
-				 "cannot write the table: %s", strerror(EIO));
+	} else {
+		r = uk_fleet_print(cli, &f, limit);
 	}
 	if (f.duplicates)
 		fprintf(cli->err,

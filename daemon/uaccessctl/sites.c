@@ -19,53 +19,15 @@
 #include "common/time.h"
 #include "output.h"
 #include "common/util.h"
+#include "site_row.h"
 
 #define TOP_DEFAULT	10
 
-static const struct uk_cli_column columns[] = {
-	{ "COUNT", UK_CLI_RIGHT, 0, 0 },
-	{ "KIND", UK_CLI_LEFT, 0, 0 },
-	{ "HELPER", UK_CLI_LEFT, 0, 0 },
-	{ "DIR", UK_CLI_LEFT, 0, 0 },
-	/* cut to the terminal; FIRST goes first, then LAST, SUPPRESSED */
-	{ "SITE", UK_CLI_LEFT, UK_CLI_TRUNC, 0 },
-	{ "FIRST", UK_CLI_LEFT, 0, 1 },
-	{ "LAST", UK_CLI_LEFT, 0, 2 },
-	{ "SUPPRESSED", UK_CLI_RIGHT, 0, 3 },
+/* The columns of sites and top from the kernel and from uaccessd. */
+static const enum uk_site_col columns[] = {
+	UK_COL_COUNT, UK_COL_KIND, UK_COL_HELPER, UK_COL_DIR, UK_COL_SITE,
+	UK_COL_FIRST, UK_COL_LAST, UK_COL_SUPPRESSED,
 };
-#define NCOLS	(ARRAY_SIZE(columns))
-
-/* One table row, whichever the source. */
-struct row {
-	uint64_t count;
-	uint64_t suppressed;
-	uint64_t first_real;
-	uint64_t last_real;
-	const char *kind;
-	const char *helper;
-	const char *direction;
-	const char *site;
-};
-
-static int add_row(struct uk_cli_table *t, const struct row *r)
-{
-	char count[24], supp[24], first[40], last[40];
-	const char *cells[NCOLS];
-
-	snprintf(count, sizeof(count), "%" PRIu64, r->count);
-	snprintf(supp, sizeof(supp), "%" PRIu64, r->suppressed);
-	uk_time_format_date(r->first_real, false, first, sizeof(first));
-	uk_time_format_date(r->last_real, false, last, sizeof(last));
-	cells[0] = count;
-	cells[1] = r->kind;
-	cells[2] = r->helper;
-	cells[3] = r->direction;
-	cells[4] = r->site;
-	cells[5] = first;
-	cells[6] = last;
-	cells[7] = supp;
-	return uk_cli_table_add(t, cells);
-}
 
 static void print_footer(const struct uk_cli *cli, size_t shown,
 			 uint64_t total)
@@ -82,71 +44,29 @@ static void print_footer(const struct uk_cli *cli, size_t shown,
 			shown, total);
 }
 
-static int print_table(const struct uk_cli *cli, struct uk_cli_table *t,
-		       uint64_t total)
+/*
+ * The document: {"source":...,"total":N,"sites":[rows]}, each row's
+ * shared keys followed by what only its source has (@extra).
+ */
+static int print_json(const struct uk_cli *cli, const char *source,
+		      uint64_t total, const struct uk_site_row *rows,
+		      size_t n, void (*extra)(struct uk_json *j, size_t i,
+					      const void *data),
+		      const void *data)
 {
-	if (uk_cli_table_rows(t) &&
-	    uk_cli_table_print(t, cli->out, !cli->no_legend,
-			       cli->columns) < 0)
-		return uk_cli_error(cli, UK_ERR_FAILURE,
-				    "cannot write the table: %s",
-				    strerror(EIO));
-	print_footer(cli, uk_cli_table_rows(t), total);
-	return 0;
-}
-
-/* ---- from uaccessd ---- */
-
-static uint64_t get_u64(const struct uk_json_value *o, const char *key)
-{
-	uint64_t v = 0;
-
-	uk_json_get_u64(uk_json_object_get(o, key), &v);
-	return v;
-}
-
-static const char *get_str(const struct uk_json_value *o, const char *key)
-{
-	const char *s = NULL;
-
-	uk_json_get_str(uk_json_object_get(o, key), &s);
-	return s;
-}
-
-/* The SUPPRESSED column: ratelimited in the kernel or by uaccessd. */
-static uint64_t daemon_suppressed(const struct uk_json_value *s)
-{
-	uint64_t a = get_u64(s, "kernel_suppressed");
-	uint64_t b = get_u64(s, "journal_suppressed");
-
-	return a + b < a ? UINT64_MAX : a + b;
-}
-
-static int daemon_json(const struct uk_cli *cli, uint64_t total,
-		       const struct uk_json_value *sites)
-{
-	const struct uk_json_value *s, *m;
 	struct uk_json j;
-	const char *name;
-	size_t i, k, n = uk_json_array_len(sites);
+	size_t i;
 
 	uk_json_init(&j, 0);
 	uk_json_object_begin(&j);
-	uk_json_kv_str(&j, "source", "uaccessd");
+	uk_json_kv_str(&j, "source", source);
 	uk_json_kv_u64(&j, "total", total);
 	uk_json_key(&j, "sites");
 	uk_json_array_begin(&j);
 	for (i = 0; i < n; i++) {
-		s = uk_json_array_at(sites, i);
 		uk_json_object_begin(&j);
-		for (k = 0; k < uk_json_object_len(s); k++) {
-			m = uk_json_object_at(s, k, &name);
-			if (!strcmp(name, "suppressed"))
-				continue;
-			uk_json_key(&j, name);
-			uk_json_value_write(&j, m);
-		}
-		uk_json_kv_u64(&j, "suppressed", daemon_suppressed(s));
+		uk_site_row_json(&j, &rows[i]);
+		extra(&j, i, data);
 		uk_json_object_end(&j);
 	}
 	uk_json_array_end(&j);
@@ -154,40 +74,160 @@ static int daemon_json(const struct uk_cli *cli, uint64_t total,
 	return uk_cli_json_print(cli, &j);
 }
 
-static int daemon_text(const struct uk_cli *cli, uint64_t total,
-		       const struct uk_json_value *sites)
+static int print_rows(const struct uk_cli *cli, const char *source,
+		      uint64_t total, const struct uk_site_row *rows,
+		      size_t n, void (*extra)(struct uk_json *j, size_t i,
+					      const void *data),
+		      const void *data)
 {
-	const struct uk_json_value *s;
-	struct uk_cli_table *t = NULL;
-	size_t i, n = uk_json_array_len(sites);
-	struct row r;
-	int ret;
+	int r;
 
-	if (uk_cli_table_new(columns, NCOLS, &t) < 0)
-		return uk_cli_error(cli, -ENOMEM, "out of memory");
-	for (i = 0; i < n; i++) {
-		s = uk_json_array_at(sites, i);
-		r = (struct row){
-			.count = get_u64(s, "count"),
-			.suppressed = daemon_suppressed(s),
-			.first_real = get_u64(s, "first_ts_real"),
-			.last_real = get_u64(s, "last_ts_real"),
-			.kind = get_str(s, "kind"),
-			.helper = get_str(s, "helper"),
-			.direction = get_str(s, "direction"),
-			.site = get_str(s, "site_symbol"),
-		};
-		if (!r.site || !r.site[0])
-			r.site = get_str(s, "site_ip");
-		if (add_row(t, &r) < 0) {
-			ret = uk_cli_error(cli, -ENOMEM, "out of memory");
-			goto out;
-		}
+	if (cli->json)
+		return print_json(cli, source, total, rows, n, extra, data);
+	r = uk_site_rows_print(cli, rows, n, columns, ARRAY_SIZE(columns));
+	if (r == 0)
+		print_footer(cli, n, total);
+	return r;
+}
+
+/* ---- from uaccessd ---- */
+
+static bool get_u64(const struct uk_json_value *o, const char *key,
+		    uint64_t *v)
+{
+	return uk_json_get_u64(uk_json_object_get(o, key), v) == 0;
+}
+
+/* A number of uaccessd's reply as a member of the row, when present. */
+static void take_u64(struct uk_site_row *r, const struct uk_json_value *o,
+		     const char *key, unsigned int bit, uint64_t *field)
+{
+	if (get_u64(o, key, field))
+		r->has |= bit;
+}
+
+/* A time of uaccessd's reply (ns; 0: unknown) as microseconds. */
+static void take_time(struct uk_site_row *r, const struct uk_json_value *o,
+		      const char *key, unsigned int bit, uint64_t *field)
+{
+	uint64_t ns;
+
+	if (get_u64(o, key, &ns) && ns) {
+		*field = ns / UK_NSEC_PER_USEC;
+		r->has |= bit;
 	}
-	ret = print_table(cli, t, total);
-out:
-	uk_cli_table_free(t);
-	return ret;
+}
+
+static void take_str(struct uk_site_row *r, const struct uk_json_value *o,
+		     const char *key, unsigned int bit, char *field)
+{
+	const char *s;
+
+	if (uk_json_get_str(uk_json_object_get(o, key), &s) == 0 && s[0])
+		uk_site_row_text(r, bit, field, "%s", s);
+}
+
+/* uaccessd's site object as a row. */
+static void daemon_row(const struct uk_json_value *s, struct uk_site_row *r)
+{
+	const char *sym;
+
+	memset(r, 0, sizeof(*r));
+	take_u64(r, s, "site_id", UK_ROW_SITE_ID, &r->site_id);
+	/* "" is how uaccessd says "no symbol": absent here. */
+	if (uk_json_get_str(uk_json_object_get(s, "site_symbol"), &sym) == 0 &&
+	    sym[0]) {
+		r->site_symbol = sym;
+		r->has |= UK_ROW_SITE_SYMBOL;
+	}
+	take_str(r, s, "site_ip", UK_ROW_SITE_IP, r->site_ip);
+	take_str(r, s, "kind", UK_ROW_KIND, r->kind);
+	take_str(r, s, "helper", UK_ROW_HELPER, r->helper);
+	take_str(r, s, "direction", UK_ROW_DIRECTION, r->direction);
+	take_u64(r, s, "count", UK_ROW_COUNT, &r->count);
+	take_u64(r, s, "kernel_suppressed", UK_ROW_KERNEL_SUPPRESSED,
+		 &r->kernel_suppressed);
+	take_u64(r, s, "kernel_reported", UK_ROW_KERNEL_REPORTED,
+		 &r->kernel_reported);
+	take_u64(r, s, "events", UK_ROW_EVENTS, &r->events);
+	take_u64(r, s, "journaled", UK_ROW_JOURNALED, &r->journaled);
+	take_u64(r, s, "journal_suppressed", UK_ROW_JOURNAL_SUPPRESSED,
+		 &r->journal_suppressed);
+	take_time(r, s, "first_ts_real", UK_ROW_FIRST, &r->first_usec);
+	take_time(r, s, "last_ts_real", UK_ROW_LAST, &r->last_usec);
+	take_time(r, s, "first_ts_boot", UK_ROW_FIRST_BOOT,
+		  &r->first_boot_usec);
+	take_time(r, s, "last_ts_boot", UK_ROW_LAST_BOOT, &r->last_boot_usec);
+	take_str(r, s, "last_address", UK_ROW_LAST_ADDRESS, r->last_address);
+}
+
+/*
+ * A value of uaccessd's reply as it is, but its nanosecond times
+ * ("ts_boot", "ts_real" of the samples) in microseconds, under keys that
+ * say so: a JSON number above 2^53 is not exact in most readers.
+ */
+static void write_usec(struct uk_json *j, const struct uk_json_value *v)
+{
+	static const struct {
+		const char *from, *to;
+	} times[] = {
+		{ "ts_real", "time_usec" },
+		{ "ts_boot", "boot_usec" },
+	};
+	const struct uk_json_value *m;
+	const char *name;
+	uint64_t ns;
+	size_t i, k, n;
+
+	switch (uk_json_type(v)) {
+	case UK_JSON_OBJECT:
+		uk_json_object_begin(j);
+		n = uk_json_object_len(v);
+		for (i = 0; i < n; i++) {
+			m = uk_json_object_at(v, i, &name);
+			for (k = 0; k < ARRAY_SIZE(times); k++)
+				if (!strcmp(name, times[k].from))
+					break;
+			if (k < ARRAY_SIZE(times) &&
+			    uk_json_get_u64(m, &ns) == 0) {
+				uk_json_kv_u64(j, times[k].to,
+					       ns / UK_NSEC_PER_USEC);
+				continue;
+			}
+			uk_json_key(j, name);
+			write_usec(j, m);
+		}
+		uk_json_object_end(j);
+		break;
+	case UK_JSON_ARRAY:
+		uk_json_array_begin(j);
+		n = uk_json_array_len(v);
+		for (i = 0; i < n; i++)
+			write_usec(j, uk_json_array_at(v, i));
+		uk_json_array_end(j);
+		break;
+	default:
+		uk_json_value_write(j, v);
+		break;
+	}
+}
+
+/* What uaccessd alone has: its stacks and samples. */
+static void daemon_extra(struct uk_json *j, size_t i, const void *data)
+{
+	static const char *const keys[] = {
+		"stacks", "stacks_other", "samples",
+	};
+	const struct uk_json_value *s = uk_json_array_at(data, i), *m;
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(keys); k++) {
+		m = uk_json_object_get(s, keys[k]);
+		if (!m)
+			continue;
+		uk_json_key(j, keys[k]);
+		write_usec(j, m);
+	}
 }
 
 static int from_daemon(const struct uk_cli *cli, enum uk_sort sort,
@@ -195,8 +235,10 @@ static int from_daemon(const struct uk_cli *cli, enum uk_sort sort,
 {
 	struct uk_json_value *reply = NULL;
 	const struct uk_json_value *sites;
+	struct uk_site_row *rows = NULL;
 	char req[128], why[512];
 	uint64_t total = 0;
+	size_t i, n;
 	int r;
 
 	snprintf(req, sizeof(req),
@@ -207,13 +249,22 @@ static int from_daemon(const struct uk_cli *cli, enum uk_sort sort,
 		return uk_cli_ctl_fail(cli, r, why);
 	sites = uk_json_object_get(reply, "sites");
 	if (uk_json_type(sites) != UK_JSON_ARRAY ||
-	    uk_json_get_u64(uk_json_object_get(reply, "total"), &total) < 0)
+	    uk_json_get_u64(uk_json_object_get(reply, "total"), &total) < 0) {
 		r = uk_cli_error(cli, -EPROTO,
 				 "uaccessd's sites reply has no \"sites\" array or \"total\"");
-	else if (cli->json)
-		r = daemon_json(cli, total, sites);
-	else
-		r = daemon_text(cli, total, sites);
+		goto out;
+	}
+	n = uk_json_array_len(sites);
+	rows = calloc(n ? n : 1, sizeof(*rows));
+	if (!rows) {
+		r = uk_cli_error(cli, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		daemon_row(uk_json_array_at(sites, i), &rows[i]);
+	r = print_rows(cli, "uaccessd", total, rows, n, daemon_extra, sites);
+out:
+	free(rows);
 	uk_json_value_free(reply);
 	return r;
 }
@@ -264,104 +315,109 @@ static bool has(const struct uk_site *s, int attr)
 	return s->present & (1ULL << attr);
 }
 
-static int kernel_text(const struct uk_cli *cli, const struct site_list *l,
-		       size_t shown)
+/* A boot-time stamp of the kernel's (ns) as the row's two times (us). */
+static void kernel_time(struct uk_site_row *r, const struct uk_site *s,
+			int attr, uint64_t boot_ns, unsigned int bit,
+			uint64_t *real, unsigned int boot_bit, uint64_t *boot)
 {
-	char kind[16], helper[16], dir[16], ip[24];
-	struct uk_cli_table *t = NULL;
-	const struct uk_site *s;
-	struct row r;
-	size_t i;
-	int ret;
+	uint64_t ns;
 
-	if (uk_cli_table_new(columns, NCOLS, &t) < 0)
-		return uk_cli_error(cli, -ENOMEM, "out of memory");
-	for (i = 0; i < shown; i++) {
-		s = &l->v[i];
-		snprintf(ip, sizeof(ip), "0x%016" PRIx64, s->site_ip);
-		r = (struct row){
-			.count = s->count,
-			.suppressed = s->suppressed,
-			.first_real = uk_cli_boot_to_real(s->first_ts_boot),
-			.last_real = uk_cli_boot_to_real(s->last_ts_boot),
-			.kind = uk_enum_text(UK_ENUM_KIND, s->kind, kind,
-					  sizeof(kind)),
-			.helper = uk_enum_text(UK_ENUM_HELPER, s->helper, helper,
-					    sizeof(helper)),
-			.direction = uk_enum_text(UK_ENUM_DIRECTION, s->direction,
-					       dir, sizeof(dir)),
-			.site = s->site_symbol[0] ? s->site_symbol : ip,
-		};
-		if (add_row(t, &r) < 0) {
-			ret = uk_cli_error(cli, -ENOMEM, "out of memory");
-			goto out;
-		}
+	if (!has(s, attr) || !boot_ns)
+		return;
+	*boot = boot_ns / UK_NSEC_PER_USEC;
+	r->has |= boot_bit;
+	ns = uk_cli_boot_to_real(boot_ns);
+	if (ns) {
+		*real = ns / UK_NSEC_PER_USEC;
+		r->has |= bit;
 	}
-	ret = print_table(cli, t, l->n);
-out:
-	uk_cli_table_free(t);
-	return ret;
 }
 
-/*
- * The kernel's field names, but the two counters named as in uaccessd's
- * sites reply, so that both sources read alike.
- */
-static void site_fields(struct uk_field *out, size_t n)
+/* The kernel's site as a row. */
+static void kernel_row(const struct uk_site *s, struct uk_site_row *r)
 {
+	static const struct {
+		int attr;
+		unsigned int bit;
+		size_t off;
+	} nums[] = {
+		{ UACCESS_KADDR_A_SITE_COUNT, UK_ROW_COUNT,
+		  offsetof(struct uk_site_row, count) },
+		{ UACCESS_KADDR_A_SITE_SUPPRESSED, UK_ROW_KERNEL_SUPPRESSED,
+		  offsetof(struct uk_site_row, kernel_suppressed) },
+		{ UACCESS_KADDR_A_SITE_REPORTED, UK_ROW_KERNEL_REPORTED,
+		  offsetof(struct uk_site_row, kernel_reported) },
+	};
+	const uint64_t val[] = { s->count, s->suppressed, s->reported };
+	char buf[16];
 	size_t i;
 
-	for (i = 0; i + 1 < n && uk_site_fields[i].name; i++) {
-		out[i] = uk_site_fields[i];
-		if (out[i].attr == UACCESS_KADDR_A_SITE_SUPPRESSED)
-			out[i].name = "kernel_suppressed";
-		else if (out[i].attr == UACCESS_KADDR_A_SITE_REPORTED)
-			out[i].name = "kernel_reported";
+	memset(r, 0, sizeof(*r));
+	if (has(s, UACCESS_KADDR_A_SITE_SITE_ID)) {
+		r->site_id = s->site_id;
+		r->has |= UK_ROW_SITE_ID;
 	}
-	memset(&out[i], 0, sizeof(out[i]));
+	if (has(s, UACCESS_KADDR_A_SITE_SITE_SYMBOL) && s->site_symbol[0]) {
+		r->site_symbol = s->site_symbol;
+		r->has |= UK_ROW_SITE_SYMBOL;
+	}
+	if (has(s, UACCESS_KADDR_A_SITE_SITE_IP))
+		uk_site_row_text(r, UK_ROW_SITE_IP, r->site_ip,
+				 "0x%016" PRIx64, s->site_ip);
+	if (has(s, UACCESS_KADDR_A_SITE_KIND))
+		uk_site_row_text(r, UK_ROW_KIND, r->kind, "%s",
+				 uk_enum_text(UK_ENUM_KIND, s->kind, buf,
+					      sizeof(buf)));
+	if (has(s, UACCESS_KADDR_A_SITE_HELPER))
+		uk_site_row_text(r, UK_ROW_HELPER, r->helper, "%s",
+				 uk_enum_text(UK_ENUM_HELPER, s->helper, buf,
+					      sizeof(buf)));
+	if (has(s, UACCESS_KADDR_A_SITE_DIRECTION))
+		uk_site_row_text(r, UK_ROW_DIRECTION, r->direction, "%s",
+				 uk_enum_text(UK_ENUM_DIRECTION, s->direction,
+					      buf, sizeof(buf)));
+	for (i = 0; i < ARRAY_SIZE(nums); i++) {
+		if (!has(s, nums[i].attr))
+			continue;
+		*(uint64_t *)((char *)r + nums[i].off) = val[i];
+		r->has |= nums[i].bit;
+	}
+	kernel_time(r, s, UACCESS_KADDR_A_SITE_FIRST_TIMESTAMP_BOOT,
+		    s->first_ts_boot, UK_ROW_FIRST, &r->first_usec,
+		    UK_ROW_FIRST_BOOT, &r->first_boot_usec);
+	kernel_time(r, s, UACCESS_KADDR_A_SITE_LAST_TIMESTAMP_BOOT,
+		    s->last_ts_boot, UK_ROW_LAST, &r->last_usec,
+		    UK_ROW_LAST_BOOT, &r->last_boot_usec);
+	if (has(s, UACCESS_KADDR_A_SITE_LAST_ADDRESS))
+		uk_site_row_text(r, UK_ROW_LAST_ADDRESS, r->last_address,
+				 "0x%016" PRIx64, s->last_address);
 }
 
-static int kernel_json(const struct uk_cli *cli, const struct site_list *l,
-		       size_t shown)
+/* What the kernel alone has: the last task and stack of the site. */
+static void kernel_extra(struct uk_json *j, size_t i, const void *data)
 {
-	struct uk_field fields[UACCESS_KADDR_A_SITE_MAX + 1];
-	const struct uk_site *s;
-	struct uk_json j;
-	uint64_t real;
-	size_t i;
+	static const int attrs[] = {
+		UACCESS_KADDR_A_SITE_LAST_PID,
+		UACCESS_KADDR_A_SITE_LAST_COMM,
+		UACCESS_KADDR_A_SITE_STACK_HASH,
+	};
+	const struct site_list *l = data;
+	struct uk_field f[ARRAY_SIZE(attrs) + 1] = { 0 };
+	size_t k;
 
-	site_fields(fields, ARRAY_SIZE(fields));
-	uk_json_init(&j, 0);
-	uk_json_object_begin(&j);
-	uk_json_kv_str(&j, "source", "netlink");
-	uk_json_kv_u64(&j, "total", l->n);
-	uk_json_key(&j, "sites");
-	uk_json_array_begin(&j);
-	for (i = 0; i < shown; i++) {
-		s = &l->v[i];
-		uk_json_object_begin(&j);
-		uk_fields_json(&j, fields, s);
-		real = uk_cli_boot_to_real(s->first_ts_boot);
-		if (has(s, UACCESS_KADDR_A_SITE_FIRST_TIMESTAMP_BOOT) && real)
-			uk_json_kv_u64(&j, "first_ts_real", real);
-		real = uk_cli_boot_to_real(s->last_ts_boot);
-		if (has(s, UACCESS_KADDR_A_SITE_LAST_TIMESTAMP_BOOT) && real)
-			uk_json_kv_u64(&j, "last_ts_real", real);
-		uk_json_kv_u64(&j, "suppressed", s->suppressed);
-		uk_json_object_end(&j);
-	}
-	uk_json_array_end(&j);
-	uk_json_object_end(&j);
-	return uk_cli_json_print(cli, &j);
+	for (k = 0; k < ARRAY_SIZE(attrs); k++)
+		f[k] = *uk_field_by_attr(uk_site_fields, attrs[k]);
+	uk_fields_json(j, f, &l->v[i]);
 }
 
 static int from_kernel(const struct uk_cli *cli, enum uk_sort sort,
 		       uint64_t limit)
 {
 	struct site_list l = { 0 };
+	struct uk_site_row *rows = NULL;
 	struct uk_nl *nl = NULL;
 	char why[256] = "";
-	size_t shown;
+	size_t shown, i;
 	int r;
 
 	r = uk_cli_nl_open(cli, &nl);
@@ -379,8 +435,15 @@ static int from_kernel(const struct uk_cli *cli, enum uk_sort sort,
 	if (l.n)
 		qsort_r(l.v, l.n, sizeof(*l.v), site_cmp, &sort);
 	shown = limit && l.n > limit ? (size_t)limit : l.n;
-	r = cli->json ? kernel_json(cli, &l, shown) :
-			kernel_text(cli, &l, shown);
+	rows = calloc(shown ? shown : 1, sizeof(*rows));
+	if (!rows) {
+		free(l.v);
+		return uk_cli_error(cli, UK_ERR_FAILURE, "out of memory");
+	}
+	for (i = 0; i < shown; i++)
+		kernel_row(&l.v[i], &rows[i]);
+	r = print_rows(cli, "netlink", l.n, rows, shown, kernel_extra, &l);
+	free(rows);
 	free(l.v);
 	return r;
 }

@@ -202,20 +202,23 @@ want = json.loads(sys.argv[1])
 doc = json.load(open(sys.argv[2]))
 def check(ok, desc, why=''):
     print(('ok - ' if ok else 'not ok - ') + desc + ('' if ok or not why else f' # {why}'))
+# The totals fed (count: received by uaccessd, events: journaled, suppressed:
+# held back) under the keys of the rows of every source (docs/json-output.md).
+K = {'count': 'events', 'events': 'journaled', 'suppressed': 'journal_suppressed'}
 got = {m['machine_id']: m for m in doc['machines']}
 check(sorted(got) == sorted(want), f'top --json: the {len(want)} machines by machine ID',
       f'{sorted(got)}')
 for mid, w in sorted(want.items()):
     m = got.get(mid, {'sites': [], 'hostname': None})
-    sites = {s['site']: {k: s[k] for k in ('count', 'events', 'suppressed')} for s in m['sites']}
+    sites = {s['site_symbol']: {k: s[K[k]] for k in ('count', 'events', 'suppressed')} for s in m['sites']}
     check(m['hostname'] == w['hostname'] and m['label'] == w['hostname'],
           f"{w['hostname']}: hostname and label", f"{m.get('hostname')} {m.get('label')}")
     check(sites == w['sites'], f"{w['hostname']}: every site's count, events, suppressed exactly as fed",
           f'got {sites} want {w["sites"]}')
     tot = {k: sum(s[k] for s in w['sites'].values()) for k in ('count', 'events', 'suppressed')}
-    check(all(m.get(k) == v for k, v in tot.items()) and m.get('total') == len(w['sites']),
-          f"{w['hostname']}: its totals {tot}", f"{ {k: m.get(k) for k in tot} }")
-    counts = [s['count'] for s in m['sites']]
+    check(all(m.get(K[k]) == v for k, v in tot.items()) and m.get('total') == len(w['sites']),
+          f"{w['hostname']}: its totals {tot}", f"{ {k: m.get(K[k]) for k in tot} }")
+    counts = [s['events'] for s in m['sites']]
     check(counts == sorted(counts, reverse=True), f"{w['hostname']}: sites by count, most first", f'{counts}')
 fleet = {}
 for w in want.values():
@@ -224,15 +227,20 @@ for w in want.values():
         for k in ('count', 'events', 'suppressed'):
             f[k] += s[k]
         f['machines'] += 1
-gf = {s['site']: {k: s[k] for k in ('count', 'events', 'suppressed', 'machines')}
+gf = {s['site_symbol']: {k: s[K.get(k, k)] for k in ('count', 'events', 'suppressed', 'machines')}
       for s in doc['fleet']['sites']}
 check(gf == fleet, 'fleet: every site summed over the machines, and on how many',
       f'got {gf} want {fleet}')
-counts = [s['count'] for s in doc['fleet']['sites']]
+counts = [s['events'] for s in doc['fleet']['sites']]
 check(counts == sorted(counts, reverse=True), 'fleet: sites by count, most first', f'{counts}')
 tot = {k: sum(s[k] for s in fleet.values()) for k in ('count', 'events', 'suppressed')}
-check(all(doc[k] == v for k, v in tot.items()) and doc['fleet']['machines'] == len(want),
-      f'fleet totals {tot} over {len(want)} machines', f"{ {k: doc[k] for k in tot} }")
+check(all(doc[K[k]] == v for k, v in tot.items()) and doc['fleet']['machines'] == len(want),
+      f'fleet totals {tot} over {len(want)} machines', f"{ {k: doc[K[k]] for k in tot} }")
+# no key of the kernel's (the journal does not know them), times in us
+rows = doc['fleet']['sites'] + [s for m in doc['machines'] for s in m['sites']]
+check(all('count' not in s and 'kernel_suppressed' not in s and
+          isinstance(s['direction'], str) and s['last_usec'] < 2**53 for s in rows),
+      'every row: no kernel count, direction a string, last_usec below 2^53')
 check(doc['entries']['skipped'] == 0 and doc['unreadable_files'] == [],
       'nothing skipped, every file read', f"{doc['entries']} {doc['unreadable_files']}")
 EOF
@@ -255,8 +263,8 @@ ctl top -D "$coll"
 is 0 "$rc" "top -D COLLECTOR exits 0"
 printf '%s\n' "$out" >"$tmp/top.txt"
 head=$(head -n 1 "$tmp/top.txt")
-[[ "$head" =~ ^HOSTNAME\ +COUNT\ EVENTS\ SUPPRESSED\ KIND\ +HELPER\ +DIR\ +SITE\ +LAST$ ]]
-check $? "top: HOSTNAME COUNT EVENTS SUPPRESSED KIND HELPER DIR SITE LAST" "$head"
+[[ "$head" =~ ^HOSTNAME\ +EVENTS\ JOURNALED\ SUPPRESSED\ KIND\ +HELPER\ +DIR\ +SITE\ +LAST$ ]]
+check $? "top: HOSTNAME EVENTS JOURNALED SUPPRESSED KIND HELPER DIR SITE LAST" "$head"
 fleet_rows=$(grep -c '^(fleet) ' "$tmp/top.txt")
 is 6 "$fleet_rows" "top: the fleet's 6 sites first"
 for h in $machines; do
@@ -381,7 +389,7 @@ python3 - "$tmp" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1] + '/top4.json'))
 assert d['unreadable_files'] == [sys.argv[1] + '/mixed/remote-127.0.0.9.journal'], d['unreadable_files']
-assert d['count'] == 85 + 8 and len(d['machines']) == 3, d['count']
+assert d['events'] == 85 + 8 and len(d['machines']) == 3, d['events']
 EOF
 check $? "... still printing the good file's totals, the bad file in unreadable_files"
 echo "$err" | grep -q "1 journal file could not be read: the totals leave out its entries"

@@ -158,6 +158,7 @@ NAME_HOMES = [
     ('uk_show_', ['daemon/uaccessctl/show.c']),
     ('uk_fleet_', ['daemon/uaccessctl/fleet.c',
                    'daemon/uaccessctl/fleet_out.c']),
+    ('uk_site_row', ['daemon/uaccessctl/site_row.c']),
     ('uk_pipeline_', ['daemon/uaccessd/pipeline.c']),
     ('uk_ratelimit_', ['daemon/uaccessd/ratelimit.c']),
     ('uk_config_', ['daemon/uaccessd/config.c']),

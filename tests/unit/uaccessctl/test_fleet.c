@@ -192,8 +192,9 @@ static void totals_by_machine_and_fleet(void **state)
 	assert_int_equal(s->count, 12);
 	assert_string_equal(s->site_ip, "0xffffffff81000000");
 	assert_string_equal(s->direction, "to-user");
+	/* the hits are the events': the summary is written after them */
 	assert_int_equal(s->first, NOW);
-	assert_int_equal(s->last, NOW + 10 * USEC);
+	assert_int_equal(s->last, NOW + 3 * USEC);
 
 	/* Summaries' counts add up; their running totals are not added. */
 	m = machine(&f, MID_B);
@@ -535,8 +536,11 @@ static char *capture(const struct uk_fleet *f, uint64_t limit, bool legend)
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
 
+	struct uk_cli cli = { .out = out, .err = stderr,
+			      .no_legend = !legend };
+
 	assert_non_null(out);
-	assert_int_equal(uk_fleet_print(f, out, limit, legend, 0), 0);
+	assert_int_equal(uk_fleet_print(&cli, f, limit), 0);
 	assert_int_equal(fclose(out), 0);
 	return text;
 }
@@ -634,9 +638,11 @@ static void json_of_a_fleet(void **state)
 	assert_string_equal(str_at(v, "source"), "journal");
 	assert_string_equal(str_at(v, "directory"), "/var/log/journal/remote");
 	assert_int_equal(uk_json_array_len(uk_json_object_get(v, "unreadable_files")), 1);
-	assert_int_equal(u64_at(v, "count"), 29);
-	assert_int_equal(u64_at(v, "events"), 10);
-	assert_int_equal(u64_at(v, "suppressed"), 19);
+	/* named as the rows of every source are */
+	assert_int_equal(u64_at(v, "events"), 29);
+	assert_int_equal(u64_at(v, "journaled"), 10);
+	assert_int_equal(u64_at(v, "journal_suppressed"), 19);
+	assert_null(uk_json_object_get(v, "count"));
 	m = uk_json_object_get(v, "entries");
 	assert_int_equal(u64_at(m, "events"), 10);
 	assert_int_equal(u64_at(m, "summaries"), 3);
@@ -650,31 +656,38 @@ static void json_of_a_fleet(void **state)
 	/* -n 2: two of the four */
 	assert_int_equal(uk_json_array_len(sites), 2);
 	s = uk_json_array_at(sites, 0);
-	assert_string_equal(str_at(s, "site"), "uk_site_0+0x1c/0x80");
 	assert_string_equal(str_at(s, "site_symbol"), "uk_site_0+0x1c/0x80");
 	assert_null(uk_json_object_get(s, "site_ip"));
-	assert_int_equal(u64_at(s, "count"), 15);
-	assert_int_equal(u64_at(s, "events"), 5);
-	assert_int_equal(u64_at(s, "suppressed"), 10);
+	/* what the journal does not know is absent: the kernel's count */
+	assert_null(uk_json_object_get(s, "count"));
+	assert_null(uk_json_object_get(s, "kernel_suppressed"));
+	assert_int_equal(u64_at(s, "events"), 15);
+	assert_int_equal(u64_at(s, "journaled"), 5);
+	assert_int_equal(u64_at(s, "journal_suppressed"), 10);
 	assert_int_equal(u64_at(s, "machines"), 2);
-	assert_int_equal(u64_at(s, "first_time"), NOW);
-	assert_int_equal(u64_at(s, "last_time"), NOW + 10 * USEC);
+	assert_int_equal(u64_at(s, "first_usec"), NOW);
+	assert_int_equal(u64_at(s, "last_usec"), NOW + 3 * USEC);
+	/* one string, as from the kernel and uaccessd */
 	dir = uk_json_object_get(s, "direction");
-	assert_int_equal(uk_json_array_len(dir), 1);
+	assert_int_equal(uk_json_type(dir), UK_JSON_STRING);
+	assert_string_equal(str_at(s, "direction"), "to-user");
 
 	m = uk_json_array_at(uk_json_object_get(v, "machines"), 1);
 	assert_string_equal(str_at(m, "machine_id"), MID_B);
 	assert_string_equal(str_at(m, "hostname"), "node-b");
 	assert_string_equal(str_at(m, "label"), "node-b");
-	assert_int_equal(u64_at(m, "count"), 12);
-	assert_int_equal(u64_at(m, "events"), 3);
-	assert_int_equal(u64_at(m, "suppressed"), 9);
+	assert_int_equal(u64_at(m, "events"), 12);
+	assert_int_equal(u64_at(m, "journaled"), 3);
+	assert_int_equal(u64_at(m, "journal_suppressed"), 9);
 	assert_int_equal(u64_at(m, "total"), 2);
 	s = uk_json_array_at(uk_json_object_get(m, "sites"), 0);
 	assert_string_equal(str_at(s, "site_ip"), "0xffffffff81000040");
 	assert_null(uk_json_object_get(s, "machines"));
-	/* A site of summaries only: no direction known. */
-	assert_int_equal(uk_json_array_len(uk_json_object_get(s, "direction")), 0);
+	/* A site of summaries only: no direction known, so none. */
+	assert_null(uk_json_object_get(s, "direction"));
+	/* ...and its times the summaries' */
+	assert_int_equal(u64_at(s, "first_usec"), NOW + 20 * USEC);
+	assert_int_equal(u64_at(s, "last_usec"), NOW + 40 * USEC);
 	uk_json_value_free(v);
 	free(text);
 	uk_fleet_release(&f);
