@@ -109,6 +109,29 @@ static bool is_hex_address(const char *s)
 	return n >= 1 && n <= 16 && !s[2 + n];
 }
 
+/*
+ * An address field (optional): NULL in *ret when absent, -EINVAL when it
+ * is there but not an address.
+ */
+static int address_field(const struct uk_entry *e, const char *name,
+			 const char **ret, char *why, size_t whylen)
+{
+	const char *v;
+
+	*ret = NULL;
+	if (!uk_entry_get(e, name, NULL))
+		return 0;
+	v = text_field(e, name, true, why, whylen);
+	if (!v)
+		return -EINVAL;
+	if (!is_hex_address(v)) {
+		snprintf(why, whylen, "%s=%.40s is not an address", name, v);
+		return -EINVAL;
+	}
+	*ret = v;
+	return 0;
+}
+
 /* ---- counting ---- */
 
 struct site_key {
@@ -362,16 +385,8 @@ static int parse_event(const struct uk_entry *e, const char *machine,
 	if (uk_entry_get(e, UK_JF(TS_REAL), NULL) &&
 	    !number_field(e, UK_JF(TS_REAL), &p->ts_real, why, whylen))
 		return -EINVAL;
-	if (uk_entry_get(e, UK_JF(ADDRESS), NULL)) {
-		p->address = text_field(e, UK_JF(ADDRESS), true, why, whylen);
-		if (!p->address || !is_hex_address(p->address)) {
-			if (p->address)
-				snprintf(why, whylen,
-					 "%s=%.40s is not an address",
-					 UK_JF(ADDRESS), p->address);
-			return -EINVAL;
-		}
-	}
+	if (address_field(e, UK_JF(ADDRESS), &p->address, why, whylen) < 0)
+		return -EINVAL;
 	{
 		const char *parts[] = { "E", machine, boot, seq };
 
@@ -418,17 +433,8 @@ static int parse_site(const struct uk_entry *e, struct parsed *p, char *why,
 	const char *sym = NULL;
 	size_t len;
 
-	if (uk_entry_get(e, UK_JF(SITE_IP), NULL)) {
-		p->site_ip = text_field(e, UK_JF(SITE_IP), true, why,
-					whylen);
-		if (!p->site_ip || !is_hex_address(p->site_ip)) {
-			if (p->site_ip)
-				snprintf(why, whylen,
-					 "%s=%.40s is not an address",
-					 UK_JF(SITE_IP), p->site_ip);
-			return -EINVAL;
-		}
-	}
+	if (address_field(e, UK_JF(SITE_IP), &p->site_ip, why, whylen) < 0)
+		return -EINVAL;
 	/* An empty symbol is "none" (the kernel had no name for it). */
 	if (uk_entry_get(e, UK_JF(SITE_SYMBOL), &len) && len) {
 		sym = text_field(e, UK_JF(SITE_SYMBOL), true, why, whylen);

@@ -28,6 +28,7 @@
 #include "common/util.h"
 #include "fixtures.h"
 #include "golden.h"
+#include "entry_fake.h"
 
 #define USEC		1000000ULL
 /* Thu 2026-12-03 07:12:01 UTC */
@@ -39,33 +40,17 @@
 #define BOOT_1	"11111111111111111111111111111111"
 #define BOOT_2	"22222222222222222222222222222222"
 
-static void add(struct uk_entry *e, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void add(struct uk_entry *e, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	assert_true(n > 0 && (size_t)n < sizeof(buf));
-	assert_int_equal(uk_entry_add(e, buf, (size_t)n), 0);
-}
-
 static void trusted(struct uk_entry *e, const char *mid, const char *host,
 		    const char *boot, uint64_t t)
 {
 	uk_entry_init(e);
 	e->realtime_usec = t;
 	if (mid)
-		add(e, "_MACHINE_ID=%s", mid);
+		entry_addf(e, "_MACHINE_ID=%s", mid);
 	if (host)
-		add(e, "_HOSTNAME=%s", host);
+		entry_addf(e, "_HOSTNAME=%s", host);
 	if (boot)
-		add(e, "_BOOT_ID=%s", boot);
+		entry_addf(e, "_BOOT_ID=%s", boot);
 }
 
 /* An event entry as uaccessd writes it (the fields top reads). */
@@ -74,15 +59,15 @@ static void event(struct uk_entry *e, const char *mid, const char *host,
 		  uint64_t t)
 {
 	trusted(e, mid, host, boot, t);
-	add(e, "MESSAGE_ID=%s", UK_MSGID_EVENT);
-	add(e, "UACCESS_SEQ=%llu", (unsigned long long)seq);
-	add(e, "UACCESS_KIND=precheck");
-	add(e, "UACCESS_HELPER=__copy_to_user");
-	add(e, "UACCESS_DIRECTION=to-user");
-	add(e, "UACCESS_SITE_SYMBOL=uk_site_%u+0x1c/0x80", site);
-	add(e, "UACCESS_SITE_IP=0x%016llx",
+	entry_addf(e, "MESSAGE_ID=%s", UK_MSGID_EVENT);
+	entry_addf(e, "UACCESS_SEQ=%llu", (unsigned long long)seq);
+	entry_addf(e, "UACCESS_KIND=precheck");
+	entry_addf(e, "UACCESS_HELPER=__copy_to_user");
+	entry_addf(e, "UACCESS_DIRECTION=to-user");
+	entry_addf(e, "UACCESS_SITE_SYMBOL=uk_site_%u+0x1c/0x80", site);
+	entry_addf(e, "UACCESS_SITE_IP=0x%016llx",
 	    0xffffffff81000000ULL + 0x40ULL * site);
-	add(e, "UACCESS_COUNT=%llu", (unsigned long long)seq);
+	entry_addf(e, "UACCESS_COUNT=%llu", (unsigned long long)seq);
 }
 
 /* A suppressed summary: @n more occurrences, running total @total. */
@@ -91,14 +76,14 @@ static void summary(struct uk_entry *e, const char *mid, const char *host,
 		    uint64_t total, uint64_t t)
 {
 	trusted(e, mid, host, boot, t);
-	add(e, "MESSAGE_ID=%s", UK_MSGID_SUPPRESSED);
-	add(e, "UACCESS_SITE_SYMBOL=uk_site_%u+0x1c/0x80", site);
-	add(e, "UACCESS_SITE_IP=0x%016llx",
+	entry_addf(e, "MESSAGE_ID=%s", UK_MSGID_SUPPRESSED);
+	entry_addf(e, "UACCESS_SITE_SYMBOL=uk_site_%u+0x1c/0x80", site);
+	entry_addf(e, "UACCESS_SITE_IP=0x%016llx",
 	    0xffffffff81000000ULL + 0x40ULL * site);
-	add(e, "UACCESS_KIND=precheck");
-	add(e, "UACCESS_HELPER=__copy_to_user");
-	add(e, "UACCESS_SUPPRESSED_COUNT=%llu", (unsigned long long)n);
-	add(e, "UACCESS_SUPPRESSED_TOTAL=%llu", (unsigned long long)total);
+	entry_addf(e, "UACCESS_KIND=precheck");
+	entry_addf(e, "UACCESS_HELPER=__copy_to_user");
+	entry_addf(e, "UACCESS_SUPPRESSED_COUNT=%llu", (unsigned long long)n);
+	entry_addf(e, "UACCESS_SUPPRESSED_TOTAL=%llu", (unsigned long long)total);
 }
 
 /* What uk_fleet_add() took @e for, or its error. */
@@ -418,11 +403,11 @@ static void other_entries_are_left_alone(void **state)
 
 	uk_fleet_init(&f);
 	trusted(&e, MID_A, "node-a", BOOT_1, NOW);
-	add(&e, "MESSAGE_ID=%s", UK_MSGID_LOSS);
-	add(&e, "UACCESS_LOSS_COUNT=3");
+	entry_addf(&e, "MESSAGE_ID=%s", UK_MSGID_LOSS);
+	entry_addf(&e, "UACCESS_LOSS_COUNT=3");
 	assert_int_equal(add_to(&f, &e), UK_FLEET_OTHER);
 	trusted(&e, MID_A, "node-a", BOOT_1, NOW);
-	add(&e, "MESSAGE=no MESSAGE_ID");
+	entry_addf(&e, "MESSAGE=no MESSAGE_ID");
 	assert_int_equal(add_to(&f, &e), UK_FLEET_OTHER);
 	assert_int_equal(f.other, 2);
 	assert_int_equal(f.skipped + f.count + f.n_machines, 0);
@@ -438,41 +423,41 @@ static void odd_but_valid_sites(void **state)
 	uk_fleet_init(&f);
 	/* No symbol (empty, as uaccessd writes it): the site is its address. */
 	trusted(&e, MID_A, "node-a", BOOT_1, NOW);
-	add(&e, "MESSAGE_ID=%s", UK_MSGID_EVENT);
-	add(&e, "UACCESS_SEQ=1");
-	add(&e, "UACCESS_KIND=gp");
-	add(&e, "UACCESS_HELPER=__get_user");
-	add(&e, "UACCESS_SITE_IP=0xffffffff81000040");
-	add(&e, "UACCESS_SITE_SYMBOL=");
+	entry_addf(&e, "MESSAGE_ID=%s", UK_MSGID_EVENT);
+	entry_addf(&e, "UACCESS_SEQ=1");
+	entry_addf(&e, "UACCESS_KIND=gp");
+	entry_addf(&e, "UACCESS_HELPER=__get_user");
+	entry_addf(&e, "UACCESS_SITE_IP=0xffffffff81000040");
+	entry_addf(&e, "UACCESS_SITE_SYMBOL=");
 	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	/* The summary of evicted sites: no kind, no helper of its own. */
 	trusted(&e, MID_A, "node-a", BOOT_1, NOW + USEC);
-	add(&e, "MESSAGE_ID=%s", UK_MSGID_SUPPRESSED);
-	add(&e, "UACCESS_SITE_SYMBOL=(sites evicted from uaccessd's table)");
-	add(&e, "UACCESS_SITE_IP=0x0000000000000000");
-	add(&e, "UACCESS_KIND=0");
-	add(&e, "UACCESS_HELPER=0");
-	add(&e, "UACCESS_SUPPRESSED_COUNT=7");
-	add(&e, "UACCESS_SUPPRESSED_TOTAL=7");
+	entry_addf(&e, "MESSAGE_ID=%s", UK_MSGID_SUPPRESSED);
+	entry_addf(&e, "UACCESS_SITE_SYMBOL=(sites evicted from uaccessd's table)");
+	entry_addf(&e, "UACCESS_SITE_IP=0x0000000000000000");
+	entry_addf(&e, "UACCESS_KIND=0");
+	entry_addf(&e, "UACCESS_HELPER=0");
+	entry_addf(&e, "UACCESS_SUPPRESSED_COUNT=7");
+	entry_addf(&e, "UACCESS_SUPPRESSED_TOTAL=7");
 	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	/* Two directions at one site. */
 	event(&e, MID_A, "node-a", BOOT_1, 2, 5, NOW);
 	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	trusted(&e, MID_A, "node-a", BOOT_1, NOW);
-	add(&e, "MESSAGE_ID=%s", UK_MSGID_EVENT);
-	add(&e, "UACCESS_SEQ=3");
-	add(&e, "UACCESS_KIND=precheck");
-	add(&e, "UACCESS_HELPER=__copy_to_user");
-	add(&e, "UACCESS_DIRECTION=from-user");
-	add(&e, "UACCESS_SITE_SYMBOL=uk_site_5+0x1c/0x80");
+	entry_addf(&e, "MESSAGE_ID=%s", UK_MSGID_EVENT);
+	entry_addf(&e, "UACCESS_SEQ=3");
+	entry_addf(&e, "UACCESS_KIND=precheck");
+	entry_addf(&e, "UACCESS_HELPER=__copy_to_user");
+	entry_addf(&e, "UACCESS_DIRECTION=from-user");
+	entry_addf(&e, "UACCESS_SITE_SYMBOL=uk_site_5+0x1c/0x80");
 	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	/* An entry without any trusted field still counts. */
 	uk_entry_init(&e);
-	add(&e, "MESSAGE_ID=%s", UK_MSGID_EVENT);
-	add(&e, "UACCESS_SEQ=1");
-	add(&e, "UACCESS_KIND=fault");
-	add(&e, "UACCESS_HELPER=__put_user");
-	add(&e, "UACCESS_SITE_SYMBOL=bare+0x1/0x2");
+	entry_addf(&e, "MESSAGE_ID=%s", UK_MSGID_EVENT);
+	entry_addf(&e, "UACCESS_SEQ=1");
+	entry_addf(&e, "UACCESS_KIND=fault");
+	entry_addf(&e, "UACCESS_HELPER=__put_user");
+	entry_addf(&e, "UACCESS_SITE_SYMBOL=bare+0x1/0x2");
 	assert_int_equal(add_to(&f, &e), UK_FLEET_COUNTED);
 	assert_int_equal(uk_fleet_finish(&f, UK_SORT_NAME), 0);
 

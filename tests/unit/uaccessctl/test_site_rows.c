@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "cli_fake.h"
+#include "entry_fake.h"
 #include "common/msgid.h"
 #include "common/util.h"
 #include "uaccessctl/fleet.h"
@@ -106,22 +107,6 @@ static char *daemon_reply(void)
 	return r;
 }
 
-static void add(struct uk_entry *e, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void add(struct uk_entry *e, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	assert_true(n > 0 && (size_t)n < sizeof(buf));
-	assert_int_equal(uk_entry_add(e, buf, (size_t)n), 0);
-}
-
 /*
  * The journal's document for the three event entries uaccessd wrote,
  * each a few milliseconds after the kernel's stamp.
@@ -141,23 +126,23 @@ static char *journal_doc(void)
 
 		uk_entry_init(&e);
 		e.realtime_usec = REAL(boots[i]) / 1000 + 2500;
-		add(&e, "_MACHINE_ID=%s", "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1");
-		add(&e, "_HOSTNAME=node-a");
-		add(&e, "_BOOT_ID=%s", "11111111111111111111111111111111");
-		add(&e, "MESSAGE_ID=%s", UK_MSGID_EVENT);
-		add(&e, "UACCESS_SEQ=%zu", i + 1);
-		add(&e, "UACCESS_TS_BOOT=%llu", (unsigned long long)boots[i]);
-		add(&e, "UACCESS_TS_REAL=%llu",
+		entry_addf(&e, "_MACHINE_ID=%s", "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1");
+		entry_addf(&e, "_HOSTNAME=node-a");
+		entry_addf(&e, "_BOOT_ID=%s", "11111111111111111111111111111111");
+		entry_addf(&e, "MESSAGE_ID=%s", UK_MSGID_EVENT);
+		entry_addf(&e, "UACCESS_SEQ=%zu", i + 1);
+		entry_addf(&e, "UACCESS_TS_BOOT=%llu", (unsigned long long)boots[i]);
+		entry_addf(&e, "UACCESS_TS_REAL=%llu",
 		    (unsigned long long)REAL(boots[i]));
-		add(&e, "UACCESS_KIND=precheck");
-		add(&e, "UACCESS_HELPER=__copy_to_user");
-		add(&e, "UACCESS_DIRECTION=to-user");
-		add(&e, "UACCESS_ADDRESS=0x%016llx",
+		entry_addf(&e, "UACCESS_KIND=precheck");
+		entry_addf(&e, "UACCESS_HELPER=__copy_to_user");
+		entry_addf(&e, "UACCESS_DIRECTION=to-user");
+		entry_addf(&e, "UACCESS_ADDRESS=0x%016llx",
 		    (unsigned long long)(ADDR - 2 + i));
-		add(&e, "UACCESS_SITE_ID=7");
-		add(&e, "UACCESS_SITE_SYMBOL=%s", SYM);
-		add(&e, "UACCESS_SITE_IP=0x%016llx", (unsigned long long)IP);
-		add(&e, "UACCESS_COUNT=%zu", i + 1);
+		entry_addf(&e, "UACCESS_SITE_ID=7");
+		entry_addf(&e, "UACCESS_SITE_SYMBOL=%s", SYM);
+		entry_addf(&e, "UACCESS_SITE_IP=0x%016llx", (unsigned long long)IP);
+		entry_addf(&e, "UACCESS_COUNT=%zu", i + 1);
 		assert_int_equal(uk_fleet_add(&f, &e, &took, why, sizeof(why)),
 				 0);
 		assert_int_equal(took, UK_FLEET_COUNTED);
