@@ -160,6 +160,9 @@ is "uk_site_0 uk_site_1 uk_site_2 uk_site_3" \
 	"bash completion: list uk_site<TAB> offers the site functions"
 is "UACCESS_SITE_FUNCTION=" "$(comp uaccessctl show UACCESS_SITE_F)" \
 	"bash completion: a field name is offered with its '='"
+is "--json --json=short --json=pretty --json=off|--full" \
+	"$(comp uaccessctl top --j)|$(comp uaccessctl top --fu)" \
+	"bash completion: --json and its modes, --full"
 
 # Boots: there is one, this machine's.
 boot=$(tr -d - </proc/sys/kernel/random/boot_id)
