@@ -370,8 +370,11 @@ int main(int argc, char **argv)
 	bool done = false;
 	int r;
 
-	/* Display widths (wcwidth()) and the ellipsis need the locale. */
-	setlocale(LC_ALL, "");
+	/*
+	 * Display widths (wcwidth()) and the ellipsis need the locale's
+	 * characters; nothing else of it: numbers, dates and JSON stay C.
+	 */
+	setlocale(LC_CTYPE, "");
 	r = parse(argc, argv, &p, &done);
 	if (r || done)
 		return uk_cli_exit_code(r);
