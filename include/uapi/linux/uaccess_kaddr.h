@@ -29,6 +29,19 @@ enum uaccess_kaddr_mode {
 };
 
 /**
+ * enum uaccess_kaddr_access - What a hit of the pre-access check does to the
+ *   access, set at boot with uaccess_kaddr_access=fail|allow.
+ * @UACCESS_KADDR_ACCESS_FAIL: The helper fails as a failed access_ok() would
+ *   (-EFAULT, or its error label), in every mode but off.
+ * @UACCESS_KADDR_ACCESS_ALLOW: The hit is reported and the access goes ahead,
+ *   for reproducing what a bug did.
+ */
+enum uaccess_kaddr_access {
+	UACCESS_KADDR_ACCESS_FAIL = 1,
+	UACCESS_KADDR_ACCESS_ALLOW,
+};
+
+/**
  * enum uaccess_kaddr_kind - How a kernel address was detected.
  * @UACCESS_KADDR_KIND_FAULT: A page fault on a kernel-half address was fixed
  *   up.
@@ -198,6 +211,7 @@ enum {
 	UACCESS_KADDR_A_STATUS_RATELIMIT_INTERVAL_MS,
 	UACCESS_KADDR_A_STATUS_RATELIMIT_BURST,
 	UACCESS_KADDR_A_STATUS_QUEUE_LEN,
+	UACCESS_KADDR_A_STATUS_ACCESS,
 
 	__UACCESS_KADDR_A_STATUS_MAX,
 	UACCESS_KADDR_A_STATUS_MAX = (__UACCESS_KADDR_A_STATUS_MAX - 1)

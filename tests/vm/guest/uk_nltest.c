@@ -430,6 +430,7 @@ static const struct uk_adesc uk_status_desc[UACCESS_KADDR_A_STATUS_MAX + 1] = {
 	UK_A(STATUS, RATELIMIT_INTERVAL_MS, "ratelimit-interval-ms", U32),
 	UK_A(STATUS, RATELIMIT_BURST, "ratelimit-burst", U32),
 	UK_A(STATUS, QUEUE_LEN, "queue-len", U32),
+	UK_A(STATUS, ACCESS, "access", U32),
 };
 
 static const struct uk_adesc uk_config_desc[UACCESS_KADDR_A_CONFIG_MAX + 1] = {

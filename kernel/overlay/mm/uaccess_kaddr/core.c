@@ -776,6 +776,8 @@ void uk_get_status(struct uk_status *st)
 	st->ratelimit_interval_ms = READ_ONCE(uk_rl_interval_ms);
 	st->ratelimit_burst = READ_ONCE(uk_rl_burst);
 	st->queue_len = UK_QUEUE_LEN;
+	st->access = uaccess_kaddr_allow_access ? UKADDR_ACCESS_ALLOW :
+						  UKADDR_ACCESS_FAIL;
 }
 
 /*

@@ -26,7 +26,7 @@ static int uk_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "mode: %s\n", st.mode < ARRAY_SIZE(uk_mode_names) ?
 		   uk_mode_names[st.mode] : "?");
 	seq_printf(m, "access: %s\n",
-		   uaccess_kaddr_allow_access ? "allow" : "fail");
+		   st.access == UKADDR_ACCESS_ALLOW ? "allow" : "fail");
 	seq_printf(m, "hits [fault]: %llu\n", st.hits_fault);
 	seq_printf(m, "hits [gp]: %llu\n", st.hits_gp);
 	seq_printf(m, "hits [precheck]: %llu\n", st.hits_precheck);

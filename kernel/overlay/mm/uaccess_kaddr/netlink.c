@@ -41,6 +41,8 @@ UK_SAME(UKADDR_MODE_OFF, UACCESS_KADDR_MODE_OFF);
 UK_SAME(UKADDR_MODE_COUNT, UACCESS_KADDR_MODE_COUNT);
 UK_SAME(UKADDR_MODE_REPORT, UACCESS_KADDR_MODE_REPORT);
 UK_SAME(UKADDR_MODE_WARN, UACCESS_KADDR_MODE_WARN);
+UK_SAME(UKADDR_ACCESS_FAIL, UACCESS_KADDR_ACCESS_FAIL);
+UK_SAME(UKADDR_ACCESS_ALLOW, UACCESS_KADDR_ACCESS_ALLOW);
 UK_SAME(UKADDR_KIND_FAULT, UACCESS_KADDR_KIND_FAULT);
 UK_SAME(UKADDR_KIND_GP, UACCESS_KADDR_KIND_GP);
 UK_SAME(UKADDR_KIND_PRECHECK, UACCESS_KADDR_KIND_PRECHECK);
@@ -156,7 +158,8 @@ static size_t uk_status_msg_size(void)
 	       nla_total_size_64bit(sizeof(u64)) +	/* LAST_SEQ */
 	       nla_total_size(sizeof(u32)) +		/* RATELIMIT_INTERVAL_MS */
 	       nla_total_size(sizeof(u32)) +		/* RATELIMIT_BURST */
-	       nla_total_size(sizeof(u32));		/* QUEUE_LEN */
+	       nla_total_size(sizeof(u32)) +		/* QUEUE_LEN */
+	       nla_total_size(sizeof(u32));		/* ACCESS */
 }
 
 static int uk_status_fill(struct sk_buff *skb, const struct uk_status *st)
@@ -188,7 +191,8 @@ static int uk_status_fill(struct sk_buff *skb, const struct uk_status *st)
 			st->ratelimit_interval_ms) ||
 	    nla_put_u32(skb, UACCESS_KADDR_A_STATUS_RATELIMIT_BURST,
 			st->ratelimit_burst) ||
-	    nla_put_u32(skb, UACCESS_KADDR_A_STATUS_QUEUE_LEN, st->queue_len))
+	    nla_put_u32(skb, UACCESS_KADDR_A_STATUS_QUEUE_LEN, st->queue_len) ||
+	    nla_put_u32(skb, UACCESS_KADDR_A_STATUS_ACCESS, st->access))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -23,6 +23,12 @@ enum ukaddr_mode {
 	UKADDR_MODE_WARN,
 };
 
+/* What a pre-access hit does to the access (uaccess_kaddr_access=). */
+enum ukaddr_access {
+	UKADDR_ACCESS_FAIL = 1,
+	UKADDR_ACCESS_ALLOW,
+};
+
 enum ukaddr_ctx {
 	UKADDR_CTX_TASK = 1,
 	UKADDR_CTX_SOFTIRQ,
@@ -117,6 +123,7 @@ struct uk_status {
 	u32 ratelimit_interval_ms;
 	u32 ratelimit_burst;
 	u32 queue_len;
+	u32 access;
 };
 
 /* core.c */
