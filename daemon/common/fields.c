@@ -118,6 +118,29 @@ const struct uk_field *uk_field_by_attr(const struct uk_field *fields,
 	return NULL;
 }
 
+const char *uk_field_text(const struct uk_field *fields, const char *name,
+			  const void *obj, char *buf, size_t len)
+{
+	for (; fields->name; fields++) {
+		if (strcmp(fields->name, name))
+			continue;
+		if (!uk_field_present(fields, obj))
+			return NULL;
+		uk_field_format(fields, obj, buf, len);
+		return buf;
+	}
+	return NULL;
+}
+
+const char *uk_status_access(const struct uk_status *st, char *buf,
+			     size_t len)
+{
+	const char *s = uk_field_text(uk_status_fields, UK_STATUS_ACCESS_FIELD,
+				      st, buf, len);
+
+	return s && *s ? s : UK_ACCESS_UNKNOWN;
+}
+
 void uk_fields_json(struct uk_json *j, const struct uk_field *fields,
 		    const void *obj)
 {

@@ -47,6 +47,26 @@ const struct uk_field *uk_field_by_attr(const struct uk_field *fields,
 					int attr);
 
 /*
+ * The field of @fields named @name (its JSON key), formatted into @buf
+ * as uk_field_format() does, when @obj holds it; else NULL.
+ */
+const char *uk_field_text(const struct uk_field *fields, const char *name,
+			  const void *obj, char *buf, size_t len);
+
+/*
+ * The kernel's access policy (its boot parameter uaccess_kaddr_access=):
+ * "fail" (a pre-access hit fails the access with -EFAULT) or "allow" (it
+ * goes ahead), as get-status names it in its "access" field; "unknown"
+ * (UK_ACCESS_UNKNOWN) when the kernel did not send it.  Looked up by
+ * name, so that status, its JSON and the metrics say "unknown" on a
+ * kernel without the attribute and follow it once uk_status_fields has it.
+ */
+#define UK_STATUS_ACCESS_FIELD	"access"
+#define UK_ACCESS_UNKNOWN	"unknown"
+const char *uk_status_access(const struct uk_status *st, char *buf,
+			     size_t len);
+
+/*
  * Inside an object: a key and value for every field of @fields whose
  * attribute bit is set in the struct's first member, uint64_t present:
  * numbers, or strings for the rest (uk_field_get()).

@@ -2,6 +2,9 @@
 /* The kernel's metric families, see metrics.h. */
 #include <stddef.h>
 
+#include <string.h>
+
+#include "fields.h"
 #include "metrics.h"
 #include "util.h"
 
@@ -76,6 +79,31 @@ static void mode(struct uk_om *om, const struct uk_status *st)
 					      sizeof(buf)) }, 1, 1);
 }
 
+/*
+ * The access policy as an info-style gauge: 1 for the current one.  A
+ * kernel that does not say has "unknown" at 1, so that a rule on
+ * {access="fail"} != 1 fires for it too.
+ */
+static void access_policy(struct uk_om *om, const struct uk_status *st)
+{
+	static const char *const names[] = { "fail", "allow" };
+	char buf[16];
+	const char *cur = uk_status_access(st, buf, sizeof(buf));
+	bool known = false;
+	size_t i;
+
+	uk_om_family(om, "uaccess_kaddr_access", UK_OM_GAUGE,
+		     "Whether a pre-access hit is refused (fail) or let through (allow), as uaccess_kaddr_access= says (1: the current policy).");
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		known |= !strcmp(cur, names[i]);
+		uk_om_sample_u64(om, &(struct uk_om_label){ "access", names[i] },
+				 1, !strcmp(cur, names[i]));
+	}
+	if (!known)
+		uk_om_sample_u64(om, &(struct uk_om_label){ "access", cur }, 1,
+				 1);
+}
+
 static void hits(struct uk_om *om, const struct uk_status *st)
 {
 	const struct {
@@ -112,6 +140,7 @@ int uk_metrics_kernel(struct uk_om *om, const struct uk_status *st)
 		return uk_om_error(om);
 	if (st->present & ST_BIT(MODE))
 		mode(om, st);
+	access_policy(om, st);
 	hits(om, st);
 	for (i = 0; i < ARRAY_SIZE(plain); i++)
 		if (st->present & UK_BIT(plain[i].attr))

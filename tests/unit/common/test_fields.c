@@ -465,6 +465,40 @@ static void by_attr_gives_null_for_attributes_not_in_the_table(void **state)
 	assert_null(uk_field_by_attr(empty, 1));
 }
 
+static void text_by_name_is_the_value_when_present(void **state)
+{
+	struct uk_status st = { .mode = UACCESS_KADDR_MODE_WARN };
+	char buf[32];
+
+	assert_null(uk_field_text(uk_status_fields, "mode", &st, buf,
+				  sizeof(buf)));
+	st.present = UK_BIT(UACCESS_KADDR_A_STATUS_MODE);
+	assert_string_equal(uk_field_text(uk_status_fields, "mode", &st, buf,
+					  sizeof(buf)), "warn");
+	assert_null(uk_field_text(uk_status_fields, "no_such_field", &st,
+				  buf, sizeof(buf)));
+}
+
+/*
+ * The access policy is "unknown" until the kernel sends it: a status with
+ * every bit set has no "access" field unless the table has one.
+ */
+static void access_policy_is_unknown_unless_the_kernel_sends_it(void **state)
+{
+	struct uk_status st = { .present = 0 };
+	char buf[32];
+
+	assert_string_equal(uk_status_access(&st, buf, sizeof(buf)),
+			    UK_ACCESS_UNKNOWN);
+	st.present = ~0ULL;
+	if (!uk_field_text(uk_status_fields, UK_STATUS_ACCESS_FIELD, &st, buf,
+			   sizeof(buf)))
+		assert_string_equal(uk_status_access(&st, buf, sizeof(buf)),
+				    "unknown");
+	else
+		assert_true(!strcmp(buf, "fail") || !strcmp(buf, "allow"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest format[] = {
@@ -486,6 +520,8 @@ int main(void)
 		cmocka_unit_test(present_follows_the_bit_of_the_attribute),
 		cmocka_unit_test(present_is_false_for_attributes_without_a_bit),
 		cmocka_unit_test(by_attr_finds_every_field_of_each_table),
+		cmocka_unit_test(text_by_name_is_the_value_when_present),
+		cmocka_unit_test(access_policy_is_unknown_unless_the_kernel_sends_it),
 		cmocka_unit_test(by_attr_gives_null_for_attributes_not_in_the_table),
 	};
 

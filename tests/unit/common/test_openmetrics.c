@@ -261,7 +261,18 @@ static void kernel_unknown_is_status_up_zero_alone(void **state)
 		       "uaccess_kaddr_kernel_status_up 0\n");
 }
 
-/* An older kernel's reply: only the families of what it sent. */
+/* A kernel that does not say what it does with a refused access. */
+#define ACCESS_UNKNOWN							\
+	"# HELP uaccess_kaddr_access Whether a pre-access hit is refused (fail) or let through (allow), as uaccess_kaddr_access= says (1: the current policy).\n" \
+	"# TYPE uaccess_kaddr_access gauge\n"				\
+	"uaccess_kaddr_access{access=\"fail\"} 0\n"			\
+	"uaccess_kaddr_access{access=\"allow\"} 0\n"			\
+	"uaccess_kaddr_access{access=\"unknown\"} 1\n"
+
+/*
+ * An older kernel's reply: only the families of what it sent, and the
+ * access policy as unknown.
+ */
 static void kernel_families_follow_the_attributes_sent(void **state)
 {
 	struct uk_status st = {
@@ -284,6 +295,7 @@ static void kernel_families_follow_the_attributes_sent(void **state)
 		       "uaccess_kaddr_mode{mode=\"report\"} 0\n"
 		       "uaccess_kaddr_mode{mode=\"warn\"} 0\n"
 		       "uaccess_kaddr_mode{mode=\"9\"} 1\n"
+		       ACCESS_UNKNOWN
 		       "# HELP uaccess_kaddr_hits_total Kernel addresses seen at user-access helpers, by how they were detected.\n"
 		       "# TYPE uaccess_kaddr_hits_total counter\n"
 		       "uaccess_kaddr_hits_total{kind=\"gp\"} 4\n");
