@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What cli.h promises every verb: its errors on stderr, the exit codes, the
- * strict numbers of the command line.
+ * strict numbers and booleans of the command line and the environment.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <strings.h>
 
 #include "cli.h"
+#include "common/util.h"
 
 int uk_cli_error(const struct uk_cli *cli, int err, const char *fmt, ...)
 {
@@ -65,4 +67,19 @@ int uk_cli_parse_u64(const char *s, uint64_t max, uint64_t *ret)
 		return -ERANGE;
 	*ret = v;
 	return 0;
+}
+
+int uk_cli_parse_boolean(const char *s)
+{
+	static const char *const yes[] = { "1", "yes", "y", "true", "t", "on" };
+	static const char *const no[] = { "0", "no", "n", "false", "f", "off" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(yes); i++)
+		if (!strcasecmp(s, yes[i]))
+			return 1;
+	for (i = 0; i < ARRAY_SIZE(no); i++)
+		if (!strcasecmp(s, no[i]))
+			return 0;
+	return -1;
 }

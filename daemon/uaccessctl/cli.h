@@ -53,6 +53,8 @@ struct uk_cli {
 	bool no_legend;		/* --no-legend: no header and footer lines */
 	bool no_pager;		/* --no-pager (a pager only on a terminal) */
 	bool kernel;		/* --kernel: straight from the kernel's dump-sites */
+	bool all;		/* status --all: every fact after the summary */
+	bool color;		/* highlight problems (stdout is a terminal) */
 	const char *socket;	/* --socket: uaccessd's control socket */
 	const char *directory;	/* --directory: a journal directory */
 	const char *since;	/* --since, --until: journal time bounds */
@@ -93,5 +95,12 @@ int uk_cli_error(const struct uk_cli *cli, int err, const char *fmt, ...)
  * most @max.  0 or -EINVAL / -ERANGE.
  */
 int uk_cli_parse_u64(const char *s, uint64_t max, uint64_t *ret);
+
+/*
+ * systemd's booleans ("1", "yes", "y", "true", "t", "on" and their
+ * opposites, any case), as its environment variables take them: 1 true,
+ * 0 false, -1 neither.
+ */
+int uk_cli_parse_boolean(const char *s);
 
 #endif /* UK_CLI_H */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <systemd/sd-login.h>
 
+#include "cli.h"
 #include "common/util.h"
 #include "pager.h"
 
@@ -35,27 +36,11 @@ static bool in_path(const char *name)
 	return false;
 }
 
-/* systemd's booleans: 1 true, 0 false, -1 neither. */
-static int parse_boolean(const char *s)
-{
-	static const char *const yes[] = { "1", "yes", "y", "true", "t", "on" };
-	static const char *const no[] = { "0", "no", "n", "false", "f", "off" };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(yes); i++)
-		if (!strcasecmp(s, yes[i]))
-			return 1;
-	for (i = 0; i < ARRAY_SIZE(no); i++)
-		if (!strcasecmp(s, no[i]))
-			return 0;
-	return -1;
-}
-
 bool uk_cli_pager_secure_mode(const char *pagersecure, bool owner_known,
 			      uid_t owner, uid_t euid)
 {
 	if (pagersecure)
-		return parse_boolean(pagersecure) != 0;
+		return uk_cli_parse_boolean(pagersecure) != 0;
 	return !owner_known || owner != euid;
 }
 

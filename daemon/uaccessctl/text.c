@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Text fit for a terminal (text.h): sanitized strings, their display width
- * and "key value" lines.
+ * Text fit for a terminal (text.h): sanitized strings, their display width,
+ * "key value" lines and whether to colour them.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -128,6 +128,21 @@ unsigned int uk_cli_columns(bool full, const char *env, bool tty, int fd)
 	if (tty && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col)
 		return ws.ws_col;
 	return tty ? 80 : 0;
+}
+
+bool uk_cli_color_mode(bool tty, const char *systemd_colors,
+		       const char *no_color, const char *term)
+{
+	if (systemd_colors) {
+		if (!strcmp(systemd_colors, "16") ||
+		    !strcmp(systemd_colors, "256") ||
+		    !strcmp(systemd_colors, "24bit"))
+			return true;
+		return uk_cli_parse_boolean(systemd_colors) == 1;
+	}
+	if (no_color || !term || !strcmp(term, "dumb"))
+		return false;
+	return tty;
 }
 
 void uk_cli_kv(FILE *out, const char *key, const char *value)

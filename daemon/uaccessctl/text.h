@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Text fit for a terminal: sanitized, measured, as "key value" lines. */
+/*
+ * Text fit for a terminal: sanitized, measured, as "key value" lines,
+ * highlighted or not.
+ */
 #ifndef UK_CLI_TEXT_H
 #define UK_CLI_TEXT_H
 
@@ -62,6 +65,15 @@ void uk_cli_kv_json(FILE *out, const char *prefix,
 /* Every present field of a decoded message as PREFIX.NAME lines. */
 void uk_cli_kv_fields(FILE *out, const char *prefix,
 		      const struct uk_field *fields, const void *obj);
+
+/*
+ * Whether to highlight, as systemd decides it: $SYSTEMD_COLORS (a
+ * boolean; "16", "256" and "24bit" are true) when set, else never with
+ * $NO_COLOR set or $TERM "dumb" (or unset), else when stdout is a
+ * terminal (@tty).  The environment's values are NULL when unset.
+ */
+bool uk_cli_color_mode(bool tty, const char *systemd_colors,
+		       const char *no_color, const char *term);
 
 /* @one when @n is 1, else @more. */
 const char *uk_cli_plural(uint64_t n, const char *one, const char *more);

@@ -31,6 +31,7 @@ enum {
 	OPT_SORT = 1 << 3,
 	OPT_TIMEOUT = 1 << 4,
 	OPT_FORMAT = 1 << 5,
+	OPT_ALL = 1 << 6,
 };
 
 struct verb {
@@ -41,7 +42,7 @@ struct verb {
 };
 
 static const struct verb verbs[] = {
-	{ "status", uk_cli_status, OPT_KERNEL | OPT_FORMAT, true },
+	{ "status", uk_cli_status, OPT_KERNEL | OPT_FORMAT | OPT_ALL, true },
 	{ "sites", uk_cli_sites, OPT_LINES | OPT_KERNEL | OPT_SORT | OPT_JOURNAL,
 	  true },
 	{ "top", uk_cli_top, OPT_LINES | OPT_KERNEL | OPT_SORT | OPT_JOURNAL,
@@ -62,8 +63,8 @@ static void usage(FILE *f)
 "Inspect and control the kernel's uaccess_kaddr detector and uaccessd.\n"
 "\n"
 "Commands:\n"
-"  status               Detector and uaccessd health, loss at every layer\n"
-"                       (the default command)\n"
+"  status               Detector and uaccessd health, loss at every layer:\n"
+"                       a summary (the default command)\n"
 "  sites                Every call site seen, most hits first\n"
 "  top                  The busiest call sites (10, or -n N)\n"
 "                       (with -D/-S/-U/-b: from the journal, by machine)\n"
@@ -93,6 +94,8 @@ static void usage(FILE *f)
 "  -n --lines N         sites, top: N sites; monitor, list, show: N events\n"
 "     --sort KEY        sites, top: count (default), last or name\n"
 "     --timeout SECONDS monitor: stop after this long\n"
+"  -a --all             status: every fact, as key value lines, after\n"
+"                       the summary\n"
 "     --format FORMAT   status: text (default), json or openmetrics\n"
 "                       (the Prometheus text of uaccessd's metrics file)\n"
 "  -D --directory DIR   list, show, sites, top: the journal files in DIR\n"
@@ -141,7 +144,7 @@ struct parsed {
 	const char *timeout;
 	const char *format;
 	bool full;			/* --full: tables not cut to the terminal */
-	const char *given_name[6];	/* by OPT_* bit, for messages */
+	const char *given_name[7];	/* by OPT_* bit, for messages */
 };
 
 static void note(struct parsed *p, unsigned int opt, const char *name)
@@ -169,6 +172,7 @@ static int parse(int argc, char **argv, struct parsed *p, bool *done)
 		{ "sort", required_argument, NULL, ARG_SORT },
 		{ "timeout", required_argument, NULL, ARG_TIMEOUT },
 		{ "format", required_argument, NULL, ARG_FORMAT },
+		{ "all", no_argument, NULL, 'a' },
 		{ "directory", required_argument, NULL, 'D' },
 		{ "since", required_argument, NULL, 'S' },
 		{ "until", required_argument, NULL, 'U' },
@@ -180,7 +184,7 @@ static int parse(int argc, char **argv, struct parsed *p, bool *done)
 
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, ":hn:D:S:U:b::", opts,
+	while ((c = getopt_long(argc, argv, ":ahn:D:S:U:b::", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -236,6 +240,10 @@ static int parse(int argc, char **argv, struct parsed *p, bool *done)
 		case ARG_FORMAT:
 			p->format = optarg;
 			note(p, OPT_FORMAT, "--format");
+			break;
+		case 'a':
+			cli->all = true;
+			note(p, OPT_ALL, "--all");
 			break;
 		case 'D':
 			cli->directory = optarg;
@@ -342,6 +350,10 @@ static int dispatch(struct parsed *p, const struct verb *v, int nargs,
 	bool secure;
 	int r;
 
+	/* Decided on stdout itself: the pager's pipe passes colours on. */
+	p->cli.color = uk_cli_color_mode(isatty(STDOUT_FILENO),
+					 getenv("SYSTEMD_COLORS"),
+					 getenv("NO_COLOR"), getenv("TERM"));
 	if (v->pager) {
 		secure = uk_cli_pager_secure();
 		pager = uk_cli_pager_command(isatty(STDOUT_FILENO),

@@ -99,21 +99,37 @@ check $([ "$state" = "replayed $EVENTS" ]; echo $?) \
 	"state: '$state'; $(tail -n 3 "$tmp/daemon.err")"
 
 # ---- status ----
+lost=$(python3 "$top/tests/lib/ukctl.py" "$sock" '{"cmd":"status"}' |
+	python3 -c 'import json,sys; print(json.load(sys.stdin)["daemon"]["lost"])')
 expect 3 "status on a kernel without the family" ctl --socket "$sock" status
-check $([ "$err" = "$no_kernel
-uaccessctl: events were lost: uaccessd lost $(python3 "$top/tests/lib/ukctl.py" "$sock" '{"cmd":"status"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["daemon"]["lost"])')" ]; echo $?) \
-	"status: says the kernel lacks the feature, then names the loss" "$err"
-has "$out" "status: kernel.available no" "kernel.available no"
-has "$out" "status: the kernel's message on stdout too" \
-	"kernel.error kernel lacks uaccess_kaddr support (CONFIG_DEBUG_UACCESS_KADDR)"
-has "$out" "status: the daemon part is printed" "daemon.running yes"
-has "$out" "status: daemon.state" "daemon.state replayed"
-has "$out" "status: daemon.events" "daemon.events $EVENTS"
-has "$out" "status: the sequence gaps are a named loss" \
+check $([ "$err" = "$no_kernel" ]; echo $?) \
+	"status: says the kernel lacks the feature once, on stderr (the loss is no message)" "$err"
+has "$out" "status: the summary opens" \
+	"* uaccess_kaddr: kernel addresses at user-access helpers"
+has "$out" "status: the detector unknown" "  Detector: unknown"
+has "$out" "status: the loss at a glance" "      Loss: uaccessd lost $lost events"
+check $(printf '%s\n' "$out" | grep -qE '^  uaccessd: active \(replayed\) since [A-Z][a-z]{2} [0-9-]{10} [0-9:]{8} UTC; [0-9]+(ms|s) ago$'; echo $?) \
+	"status: uaccessd's state since when" "$out"
+has "$out" "status: events received and journal entries written" \
+	"    Events: $EVENTS received, $(python3 "$top/tests/lib/ukctl.py" "$sock" '{"cmd":"status"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["daemon"]["journaled"])') written to the journal, $(python3 "$top/tests/lib/ukctl.py" "$sock" '{"cmd":"status"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["daemon"]["suppressed"])') held back by its ratelimits"
+check $(printf '%s\n' "$out" | grep -q 'CONFIG_DEBUG_UACCESS_KADDR\|^kernel\.'; [ $? = 1 ]; echo $?) \
+	"status: no error text and no key list on stdout" "$out"
+check $([ "$(printf '%s\n' "$out" | wc -l)" -le 8 ]; echo $?) "status: a few lines" "$out"
+
+expect 3 "status --all on a kernel without the family" ctl --socket "$sock" status --all
+check $([ "$err" = "$no_kernel" ]; echo $?) "status --all: the error once, on stderr" "$err"
+list=$(printf '%s\n' "$out" | sed '1,/^$/d')
+has "$list" "status --all: kernel.available no" "kernel.available no"
+check $(printf '%s\n' "$out" | grep -q '^kernel.error'; [ $? = 1 ]; echo $?) \
+	"status --all: the kernel's message is not on stdout too"
+has "$list" "status --all: the daemon part is printed" "daemon.running yes"
+has "$list" "status --all: daemon.state" "daemon.state replayed"
+has "$list" "status --all: daemon.events" "daemon.events $EVENTS"
+has "$list" "status --all: the sequence gaps are a named loss" \
 	"daemon.loss.sequence-gap $gaps"
-has "$out" "status: the configuration in force" "daemon.config.site_burst 3"
-bad=$(printf '%s\n' "$out" | grep -cvE '^[a-z_.-]+ [^ ].*$')
-check $([ "$bad" = 0 ]; echo $?) "status: every line is 'key value'" \
+has "$list" "status --all: the configuration in force" "daemon.config.site_burst 3"
+bad=$(printf '%s\n' "$list" | grep -cvE '^[a-z_.-]+ [^ ].*$')
+check $([ "$bad" = 0 ]; echo $?) "status --all: after the summary, every line is 'key value'" \
 	"$bad other lines"
 
 expect 3 "status --json on a kernel without the family" \
@@ -136,8 +152,8 @@ EOF
 check $? "status --json: one document, fields as replayed" "$(tail -n 2 "$tmp/py.out")"
 
 expect 3 "status --kernel: the kernel part only" \
-	ctl --socket "$sock" --kernel status
-check $(printf '%s\n' "$out" | grep -q '^daemon\.'; [ $? = 1 ]; echo $?) \
+	ctl --socket "$sock" --kernel status --all
+check $(printf '%s\n' "$out" | grep -q '^daemon\.\|uaccessd'; [ $? = 1 ]; echo $?) \
 	"status --kernel: no daemon lines"
 
 # ---- sites, top ----
@@ -246,7 +262,7 @@ check $([ "$err" = "$no_daemon" ]; echo $?) "sites without uaccessd: the message
 expect 3 "status without uaccessd nor the kernel: the kernel comes first" ctl status
 check $([ "$err" = "$no_kernel
 $no_daemon" ]; echo $?) "status without uaccessd: both problems named, kernel first" "$err"
-has "$out" "status without uaccessd: says so on stdout" "daemon.running no"
+has "$out" "status without uaccessd: says so in the summary" "  uaccessd: not running"
 expect 4 "sites with --socket to a missing socket" ctl --socket "$tmp/none" sites
 check $([ "$err" = "$no_daemon: no control socket $tmp/none" ]; echo $?) \
 	"sites, missing socket: the message names it" "$err"
@@ -305,7 +321,7 @@ check $(printf '%s\n' "$out" | grep -q '0xffff'; [ $? = 1 ]; echo $?) \
 	"sites --json as nobody: no kernel address (KASLR)" "$(printf '%s\n' "$out" | grep -o '"[a-z_]*":"0xffff[0-9a-f]*"' | head -n 3)"
 check $(printf '%s\n' "$out" | grep -q '"site_symbol":"uk_site_'; echo $?) \
 	"sites --json as nobody: the symbols are there" "$(printf '%s\n' "$out" | head -c 300)"
-expect 3 "status as nobody" as_nobody --socket "$sock" status
+expect 3 "status as nobody" as_nobody --socket "$sock" status --all
 has "$out" "status as nobody: the daemon part" "daemon.running yes"
 expect 5 "reset as nobody: uaccessd refuses" as_nobody --socket "$sock" reset
 check $([ "$err" = "uaccessctl: permission denied: reset needs root" ]; echo $?) \
@@ -476,6 +492,20 @@ check $([ ! -e "$tmp/paged" ] &&
 rm -f "$tmp/paged"
 SYSTEMD_PAGER="cat >$tmp/paged" "$bin/uaccessctl" --socket "$sock" sites >/dev/null
 check $([ ! -e "$tmp/paged" ]; echo $?) "not a terminal: no pager"
+
+# ---- colours: on a terminal (through the pager too), never piped ----
+red=$(printf '\033[0;1;31m')
+TERM=xterm pager_run status
+check $(grep -qF "${red}uaccessd lost $lost events" "$tmp/paged" 2>/dev/null; echo $?) \
+	"status on a terminal: the loss in red, through the pager" "$(cat -v "$tmp/paged" 2>/dev/null | head -n 5)"
+TERM=xterm NO_COLOR=1 pager_run status
+check $(grep -q $'\033' "$tmp/paged" 2>/dev/null; [ $? = 1 ]; echo $?) \
+	"status on a terminal with NO_COLOR: no colour" "$(cat -v "$tmp/paged" 2>/dev/null | head -n 3)"
+TERM=dumb pager_run status
+check $(grep -q $'\033' "$tmp/paged" 2>/dev/null; [ $? = 1 ]; echo $?) \
+	"status on a terminal with TERM=dumb: no colour" "$(cat -v "$tmp/paged" 2>/dev/null | head -n 3)"
+TERM=xterm ctl --socket "$sock" status >"$tmp/piped" 2>&1
+check $(grep -q $'\033' "$tmp/piped"; [ $? = 1 ]; echo $?) "status piped: no colour"
 
 kill -TERM "$daemon_pid" "$priv_pid"
 wait "$daemon_pid" "$priv_pid" 2>/dev/null

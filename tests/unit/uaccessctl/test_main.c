@@ -259,8 +259,34 @@ static void status_is_the_default_command(void **state)
 	both_up();
 	MAIN(&r, "--no-pager");
 	assert_int_equal(r.code, UK_EXIT_OK);
-	assert_int_equal(strncmp(r.out, "kernel.available yes\n", 21), 0);
+	assert_non_null(strstr(r.out, " uaccess_kaddr: kernel addresses at user-access helpers\n"));
 	uk_assert_text("request", fake.requests[0], "{\"cmd\":\"status\"}");
+	/* stdout is a file: no colours. */
+	assert_null(strchr(r.out, '\x1b'));
+	run_free(&r);
+}
+
+/* --all (-a): the summary, then every fact as "key value" lines. */
+static void all_reaches_status_only(void **state)
+{
+	static const char *const forms[][2] = {
+		{ "status", "--all" }, { "-a", "status" },
+	};
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(forms); i++) {
+		both_up();
+		run_main(&r, 2, forms[i]);
+		assert_int_equal(r.code, UK_EXIT_OK);
+		assert_non_null(strstr(r.out, "\n\nkernel.available yes\n"));
+		run_free(&r);
+	}
+	both_up();
+	MAIN(&r, "sites", "--all");
+	assert_int_equal(r.code, UK_EXIT_USAGE);
+	uk_assert_text("stderr", r.err,
+		       "uaccessctl: --all does not apply to 'sites' (see uaccessctl --help)\n");
 	run_free(&r);
 }
 
@@ -522,6 +548,7 @@ int main(void)
 		cmocka_unit_test(help_and_version_exit_0),
 		cmocka_unit_test(bad_command_lines_exit_2),
 		cmocka_unit_test(status_is_the_default_command),
+		cmocka_unit_test(all_reaches_status_only),
 		cmocka_unit_test(global_options_anywhere),
 		cmocka_unit_test(verb_options_reach_the_verb),
 		cmocka_unit_test(arguments_after_double_dash_reach_the_verb),

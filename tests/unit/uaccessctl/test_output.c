@@ -896,6 +896,22 @@ static void pager_chosen_as_systemd_does(void **state)
 	assert_string_equal(chosen(false, NULL, NULL), "less");
 }
 
+/* Colours as systemd decides them: SYSTEMD_COLORS, NO_COLOR, TERM, tty. */
+static void colors_as_systemd_decides(void **state)
+{
+	assert_true(uk_cli_color_mode(true, NULL, NULL, "xterm-256color"));
+	assert_false(uk_cli_color_mode(false, NULL, NULL, "xterm"));
+	assert_false(uk_cli_color_mode(true, NULL, "", "xterm"));
+	assert_false(uk_cli_color_mode(true, NULL, "1", "xterm"));
+	assert_false(uk_cli_color_mode(true, NULL, NULL, "dumb"));
+	assert_false(uk_cli_color_mode(true, NULL, NULL, NULL));
+	/* SYSTEMD_COLORS wins, piped or not. */
+	assert_true(uk_cli_color_mode(false, "1", "1", "dumb"));
+	assert_true(uk_cli_color_mode(false, "256", NULL, NULL));
+	assert_false(uk_cli_color_mode(true, "no", NULL, "xterm"));
+	assert_false(uk_cli_color_mode(true, "maybe", NULL, "xterm"));
+}
+
 static void pager_secure_mode_as_systemd_decides(void **state)
 {
 	static const char *const yes[] = { "1", "yes", "y", "true", "t", "on",
@@ -1120,6 +1136,7 @@ int main(void)
 		cmocka_unit_test(boot_time_converts_with_the_clock_offset),
 		cmocka_unit_test_teardown(pager_chosen_as_systemd_does,
 					  restore_path),
+		cmocka_unit_test(colors_as_systemd_decides),
 		cmocka_unit_test(pager_secure_mode_as_systemd_decides),
 		cmocka_unit_test_teardown(pager_secure_runs_less_only,
 					  restore_path),

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uaccessctl status (daemon/uaccessctl/status.c) over fake transports: the text
- * and JSON output (golden files), where the kernel part comes from, and
- * every problem with its message and exit code, alone and together.
+ * uaccessctl status (daemon/uaccessctl/status.c) over fake transports: the
+ * summary, the --all list and the JSON output (golden files), colours only
+ * when asked, where the kernel part comes from, and every problem with its
+ * message (once, on stderr) or summary line, and exit code, alone and
+ * together.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -68,6 +70,8 @@ static int setup(void **state)
 {
 	setenv("TZ", "UTC", 1);
 	tzset();
+	/* The summary's dot is U+25CF in a UTF-8 locale, '*' otherwise. */
+	setenv("LC_ALL", "C.UTF-8", 1);
 	return 0;
 }
 
@@ -81,6 +85,7 @@ static void both_up(void)
 
 static const struct uk_cli json = { .json = true };
 static const struct uk_cli plain = { 0 };
+static const struct uk_cli all = { .all = true };
 
 static void ok_text_matches_golden(void **state)
 {
@@ -93,7 +98,116 @@ static void ok_text_matches_golden(void **state)
 	uk_assert_text("stderr", r.err, "");
 	assert_int_equal(fake.opens, fake.closes);
 	uk_assert_text("request", fake.requests[0], "{\"cmd\":\"status\"}");
+	/* Not a terminal: no escape sequence. */
+	assert_null(strchr(r.out, '\x1b'));
 	run_free(&r);
+}
+
+/* The summary, an empty line, then every fact as "key value" lines. */
+static void all_adds_every_fact_after_the_summary(void **state)
+{
+	struct run r;
+	const char *list;
+
+	both_up();
+	RUN(&r, uk_cli_status, all);
+	assert_int_equal(r.code, UK_EXIT_OK);
+	uk_assert_golden("status-ok-all.txt", r.out);
+	uk_assert_text("stderr", r.err, "");
+	list = strstr(r.out, "\n\n");
+	assert_non_null(list);
+	assert_true(!strncmp(list + 2, "kernel.available yes\n", 21));
+	assert_non_null(strstr(list, "\nkernel.access unknown\n"));
+	assert_non_null(strstr(list, "\ndaemon.config.ignore noisy_* other\n"));
+	run_free(&r);
+}
+
+/* The first thing said: mode, access, hits at sites, loss, uaccessd. */
+static void summary_opens_with_mode_access_hits_loss_and_daemon(void **state)
+{
+	struct run r;
+
+	both_up();
+	RUN(&r, uk_cli_status, plain);
+	uk_assert_text("stdout", r.out,
+		       "\u25cf uaccess_kaddr: kernel addresses at user-access helpers\n"
+		       "  Detector: report: hits are counted, reported and sent as events\n"
+		       "    Access: unknown: the kernel does not say\n"
+		       "      Hits: 16 at 4 sites (fault 3, gp 1, precheck 12)\n"
+		       "      Loss: none\n"
+		       "  uaccessd: active (subscribed) since Mon 2025-11-24 15:58:55 UTC; 1min 5s ago\n"
+		       "    Events: 14 received, 12 written to the journal, 2 held back by its ratelimits\n");
+	run_free(&r);
+}
+
+/* Colours when stdout is a terminal: green dot, problems red or yellow. */
+static void colors_mark_the_dot_and_the_problems(void **state)
+{
+	struct uk_cli cli = { .color = true };
+	struct run r;
+
+	both_up();
+	RUN(&r, uk_cli_status, cli);
+	assert_true(!strncmp(r.out, "\x1b[0;1;32m\u25cf\x1b[0m uaccess_kaddr:", 27));
+	assert_null(strstr(r.out, "\x1b[0;1;31m"));
+	run_free(&r);
+	both_up();
+	fake.status.dropped = 2;
+	fake.status.mode = UACCESS_KADDR_MODE_OFF;
+	RUN(&r, uk_cli_status, cli);
+	assert_int_equal(r.code, UK_EXIT_LOSS);
+	assert_true(!strncmp(r.out, "\x1b[0;1;31m\u25cf\x1b[0m uaccess_kaddr:", 27));
+	assert_non_null(strstr(r.out, "      Loss: \x1b[0;1;31mthe kernel dropped 2 events\x1b[0m\n"));
+	assert_non_null(strstr(r.out, "  Detector: \x1b[0;1;33moff: nothing is checked\x1b[0m\n"));
+	run_free(&r);
+}
+
+static void dot_is_a_star_outside_utf8_locales(void **state)
+{
+	struct run r;
+
+	both_up();
+	setenv("LC_ALL", "C", 1);
+	RUN(&r, uk_cli_status, plain);
+	setenv("LC_ALL", "C.UTF-8", 1);
+	assert_true(!strncmp(r.out, "* uaccess_kaddr:", 16));
+	run_free(&r);
+}
+
+/* What uaccessd reports going wrong gets a line each, only then. */
+static void daemon_problems_get_their_own_lines(void **state)
+{
+	static const char reply[] = REPLY(KERNEL_ABSENT, DAEMON_OBJ("0", "0",
+		"\"last_error\":\"events socket: No buffer space available\","
+		"\"metrics_write_failures\":2,\"journal_last_error\":\"No such file or directory\","));
+	struct run r;
+	char *p;
+
+	both_up();
+	RUN(&r, uk_cli_status, plain);
+	assert_null(strstr(r.out, "Last error"));
+	assert_null(strstr(r.out, "Journal:"));
+	assert_null(strstr(r.out, "Metrics:"));
+	run_free(&r);
+	both_up();
+	fake.reply_status = reply;
+	RUN(&r, uk_cli_status, plain);
+	assert_int_equal(r.code, UK_EXIT_OK);
+	assert_non_null(strstr(r.out, "\n   Metrics: 2 writes of the metrics file failed\n"));
+	assert_non_null(strstr(r.out, "\nLast error: events socket: No buffer space available\n"));
+	run_free(&r);
+	/* journal_failed and overruns are 0 in DAEMON_OBJ: a patched copy. */
+	both_up();
+	p = strdup(reply);
+	assert_non_null(p);
+	memcpy(strstr(p, "\"journal_failed\":0"), "\"journal_failed\":3", 18);
+	memcpy(strstr(p, "\"overruns\":0"), "\"overruns\":1", 12);
+	fake.reply_status = p;
+	RUN(&r, uk_cli_status, plain);
+	assert_non_null(strstr(r.out, "\n   Journal: refused 3 entries (No such file or directory)\n"));
+	assert_non_null(strstr(r.out, "\n    Socket: overflowed 1 time: raise rcvbuf\n"));
+	run_free(&r);
+	free(p);
 }
 
 static void ok_json_matches_golden_and_parses(void **state)
@@ -109,6 +223,10 @@ static void ok_json_matches_golden_and_parses(void **state)
 	assert_int_equal(r.code, UK_EXIT_OK);
 	uk_assert_golden("status-ok.json", r.out);
 	assert_int_equal(uk_json_parse(r.out, r.outlen, &v, NULL, 0), 0);
+	/* The access policy: "unknown" until the kernel sends it. */
+	assert_int_equal(uk_json_get_str(uk_json_object_get(
+		uk_json_object_get(v, "kernel"), "access"), &s), 0);
+	assert_string_equal(s, "unknown");
 	assert_int_equal(uk_json_get_str(uk_json_object_get(
 		uk_json_object_get(v, "kernel"), "source"), &s), 0);
 	assert_string_equal(s, "netlink");
@@ -158,7 +276,7 @@ static void kernel_from_daemon_when_netlink_has_none(void **state)
 	both_up();
 	fake.open_err = -ENOENT;	/* e.g. in another network namespace */
 	fake.reply_status = reply_kernel;
-	RUN(&r, uk_cli_status, plain);
+	RUN(&r, uk_cli_status, all);
 	assert_int_equal(r.code, UK_EXIT_OK);
 	uk_assert_golden("status-kernel-from-daemon.txt", r.out);
 	uk_assert_text("stderr", r.err, "");
@@ -171,7 +289,7 @@ static void netlink_preferred_over_daemon_kernel(void **state)
 
 	both_up();
 	fake.reply_status = reply_kernel;	/* says mode warn */
-	RUN(&r, uk_cli_status, plain);
+	RUN(&r, uk_cli_status, all);
 	assert_int_equal(r.code, UK_EXIT_OK);
 	assert_non_null(strstr(r.out, "kernel.source netlink\n"));
 	assert_non_null(strstr(r.out, "kernel.mode report\n"));
@@ -230,11 +348,12 @@ static void kernel_dropped_exits_6(void **state)
 
 	both_up();
 	fake.status.dropped = 9;
-	RUN(&r, uk_cli_status, plain);
+	RUN(&r, uk_cli_status, all);
 	assert_int_equal(r.code, UK_EXIT_LOSS);
 	assert_non_null(strstr(r.out, "kernel.dropped 9\n"));
-	uk_assert_text("stderr", r.err,
-		    "uaccessctl: events were lost: kernel dropped 9\n");
+	/* The verdict is data: on stdout, once, not on stderr. */
+	assert_non_null(strstr(r.out, "\n      Loss: the kernel dropped 9 events\n"));
+	uk_assert_text("stderr", r.err, "");
 	run_free(&r);
 }
 
@@ -246,8 +365,8 @@ static void kernel_site_overflow_exits_6(void **state)
 	fake.status.sites_overflow = 2;
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_LOSS);
-	uk_assert_text("stderr", r.err,
-		    "uaccessctl: events were lost: kernel site table overflowed 2 times\n");
+	assert_non_null(strstr(r.out, "\n      Loss: 2 hits found the kernel's site table full\n"));
+	uk_assert_text("stderr", r.err, "");
 	run_free(&r);
 }
 
@@ -261,8 +380,7 @@ static void daemon_lost_exits_6_json_says_loss(void **state)
 	assert_int_equal(r.code, UK_EXIT_LOSS);
 	assert_non_null(strstr(r.out, "\"lost\":5,"));
 	assert_non_null(strstr(r.out, ",\"loss\":true}\n"));
-	uk_assert_text("stderr", r.err,
-		    "uaccessctl: events were lost: uaccessd lost 5\n");
+	uk_assert_text("stderr", r.err, "");
 	run_free(&r);
 }
 
@@ -276,8 +394,8 @@ static void every_loss_named_in_one_sentence(void **state)
 	fake.reply_status = reply_lost;
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_LOSS);
-	uk_assert_text("stderr", r.err,
-		    "uaccessctl: events were lost: kernel dropped 1, kernel site table overflowed 1 times, uaccessd lost 5\n");
+	assert_non_null(strstr(r.out, "\n      Loss: the kernel dropped 1 event, 1 hit found the kernel's site table full, uaccessd lost 5 events\n"));
+	uk_assert_text("stderr", r.err, "");
 	run_free(&r);
 }
 
@@ -292,10 +410,17 @@ static void no_kernel_beats_no_daemon(void **state)
 	assert_int_equal(r.code, UK_EXIT_NO_KERNEL);
 	uk_assert_text("stderr", r.err, MSG_NO_KERNEL MSG_NO_DAEMON);
 	uk_assert_text("stdout", r.out,
-		    "kernel.available no\n"
-		    "kernel.error kernel lacks uaccess_kaddr support (CONFIG_DEBUG_UACCESS_KADDR)\n"
-		    "daemon.running no\n"
-		    "daemon.error uaccessd is not running (systemctl start uaccessd)\n");
+		    "\u25cf uaccess_kaddr: kernel addresses at user-access helpers\n"
+		    "  Detector: unknown\n"
+		    "      Loss: unknown\n"
+		    "  uaccessd: not running\n");
+	run_free(&r);
+	/* The errors are said once: on stderr, not in the list as well. */
+	RUN(&r, uk_cli_status, all);
+	uk_assert_text("stderr", r.err, MSG_NO_KERNEL MSG_NO_DAEMON);
+	assert_non_null(strstr(r.out, "\n\nkernel.available no\ndaemon.running no\n"));
+	assert_null(strstr(r.out, "CONFIG_DEBUG_UACCESS_KADDR"));
+	assert_null(strstr(r.out, "systemctl start"));
 	run_free(&r);
 }
 
@@ -308,8 +433,8 @@ static void no_daemon_beats_loss(void **state)
 	fake.ctl_err = -ENOENT;
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_NO_DAEMON);
-	uk_assert_text("stderr", r.err, MSG_NO_DAEMON
-		    "uaccessctl: events were lost: kernel dropped 4\n");
+	uk_assert_text("stderr", r.err, MSG_NO_DAEMON);
+	assert_non_null(strstr(r.out, "\n      Loss: the kernel dropped 4 events\n"));
 	run_free(&r);
 }
 
@@ -322,8 +447,8 @@ static void no_kernel_beats_loss(void **state)
 	fake.reply_status = reply_lost;
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_NO_KERNEL);
-	uk_assert_text("stderr", r.err, MSG_NO_KERNEL
-		    "uaccessctl: events were lost: uaccessd lost 5\n");
+	uk_assert_text("stderr", r.err, MSG_NO_KERNEL);
+	assert_non_null(strstr(r.out, "\n      Loss: uaccessd lost 5 events\n"));
 	run_free(&r);
 }
 
@@ -337,7 +462,7 @@ static void socket_permission_denied_exits_5(void **state)
 	assert_int_equal(r.code, UK_EXIT_PERM);
 	uk_assert_text("stderr", r.err,
 		    "uaccessctl: permission denied: cannot connect to /run/uaccessd/control\n");
-	assert_non_null(strstr(r.out, "daemon.running no\n"));
+	assert_non_null(strstr(r.out, "\n  uaccessd: not reachable\n"));
 	run_free(&r);
 }
 
@@ -412,7 +537,7 @@ static void get_status_failure_exits_1_with_the_kernel_message(void **state)
 	assert_int_equal(r.code, UK_EXIT_FAILURE);
 	uk_assert_text("stderr", r.err,
 		    "uaccessctl: get-status failed: status reply too large\n");
-	assert_non_null(strstr(r.out, "daemon.running yes\n"));
+	assert_non_null(strstr(r.out, "\n  uaccessd: active (subscribed)"));
 	assert_int_equal(fake.opens, fake.closes);
 	run_free(&r);
 	both_up();
@@ -434,8 +559,12 @@ static void kernel_option_skips_the_daemon(void **state)
 	RUN(&r, uk_cli_status, cli);
 	assert_int_equal(r.code, UK_EXIT_OK);
 	assert_int_equal(fake.ctl_calls, 0);
-	assert_null(strstr(r.out, "daemon."));
+	assert_null(strstr(r.out, "uaccessd"));
 	uk_assert_text("stderr", r.err, "");
+	run_free(&r);
+	cli.all = true;
+	RUN(&r, uk_cli_status, cli);
+	assert_null(strstr(r.out, "daemon."));
 	run_free(&r);
 	cli.json = true;
 	RUN(&r, uk_cli_status, cli);
@@ -451,7 +580,8 @@ static void control_characters_are_not_printed(void **state)
 
 	both_up();
 	fake.reply_status = reply;
-	RUN(&r, uk_cli_status, plain);
+	RUN(&r, uk_cli_status, all);
+	assert_non_null(strstr(r.out, "\nLast error: bad??[31mred?\n"));
 	assert_non_null(strstr(r.out, "daemon.last_error bad??[31mred?\n"));
 	run_free(&r);
 }
@@ -586,6 +716,11 @@ int main(void)
 {
 	const struct CMUnitTest cli_status[] = {
 		cmocka_unit_test(ok_text_matches_golden),
+		cmocka_unit_test(all_adds_every_fact_after_the_summary),
+		cmocka_unit_test(summary_opens_with_mode_access_hits_loss_and_daemon),
+		cmocka_unit_test(colors_mark_the_dot_and_the_problems),
+		cmocka_unit_test(dot_is_a_star_outside_utf8_locales),
+		cmocka_unit_test(daemon_problems_get_their_own_lines),
 		cmocka_unit_test(ok_json_matches_golden_and_parses),
 		cmocka_unit_test(no_kernel_exits_3_and_prints_daemon_part),
 		cmocka_unit_test(no_kernel_json_says_unavailable),

@@ -45,7 +45,7 @@ hasline() {
 run "0|6" "status --kernel --json as root" uaccessctl status --kernel --json
 field kernel.available true "status --kernel: the kernel family is there"
 field kernel.mode report "status --kernel: mode report"
-run 4 "status without uaccessd" uaccessctl status
+run 4 "status without uaccessd" uaccessctl status --all
 check $(printf '%s\n' "$err" | grep -q "uaccessd is not running"; echo $?) \
 	"status without uaccessd: says so" "$err"
 hasline "kernel.mode report" "status without uaccessd: the kernel part, key value lines"
