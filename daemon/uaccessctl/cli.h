@@ -55,6 +55,7 @@ struct uk_cli {
 	bool kernel;		/* --kernel: straight from the kernel's dump-sites */
 	bool all;		/* status --all: every fact after the summary */
 	bool color;		/* highlight problems (stdout is a terminal) */
+	unsigned int types;	/* list --type: 1 << enum uk_list_type; 0: events */
 	const char *socket;	/* --socket: uaccessd's control socket */
 	const char *directory;	/* --directory: a journal directory */
 	const char *since;	/* --since, --until: journal time bounds */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "list.h"
 #include "output.h"
 #include "common/control.h"
 #include "common/time.h"
@@ -32,6 +33,7 @@ enum {
 	OPT_TIMEOUT = 1 << 4,
 	OPT_FORMAT = 1 << 5,
 	OPT_ALL = 1 << 6,
+	OPT_TYPE = 1 << 7,
 };
 
 struct verb {
@@ -47,7 +49,7 @@ static const struct verb verbs[] = {
 	  true },
 	{ "top", uk_cli_top, OPT_LINES | OPT_KERNEL | OPT_SORT | OPT_JOURNAL,
 	  true },
-	{ "list", uk_cli_list, OPT_LINES | OPT_JOURNAL, true },
+	{ "list", uk_cli_list, OPT_LINES | OPT_JOURNAL | OPT_TYPE, true },
 	{ "show", uk_cli_show, OPT_LINES | OPT_JOURNAL, true },
 	{ "monitor", uk_cli_monitor, OPT_LINES | OPT_TIMEOUT, false },
 	{ "set", uk_cli_set, 0, false },
@@ -68,7 +70,8 @@ static void usage(FILE *f)
 "  sites                Every call site seen, most hits first\n"
 "  top                  The busiest call sites (10, or -n N)\n"
 "                       (with -D/-S/-U/-b: from the journal, by machine)\n"
-"  list                 Past events, from the journal\n"
+"  list                 Past events (or other entries: --type), from the\n"
+"                       journal\n"
 "  show                 Past events in full, from the journal\n"
 "  monitor              Events as they happen (CAP_SYS_ADMIN)\n"
 "  set KEY VALUE...     mode off|count|report|warn,\n"
@@ -104,6 +107,8 @@ static void usage(FILE *f)
 "  -U --until TIME      list, show, sites, top: entries until TIME\n"
 "  -b --boot[=ID]       list, show, sites, top: entries of a boot\n"
 "                       (without ID: this one)\n"
+"     --type TYPE       list: event (default), loss, summary, health or\n"
+"                       all entries; several separated by commas\n"
 "\n"
 "Exit status: 0 success, 1 failure or nothing found, 2 bad command line,\n"
 "3 kernel lacks uaccess_kaddr, 4 uaccessd not running, 5 permission\n"
@@ -135,6 +140,7 @@ enum {
 	ARG_TIMEOUT,
 	ARG_FORMAT,
 	ARG_FULL,
+	ARG_TYPE,
 };
 
 struct parsed {
@@ -144,7 +150,8 @@ struct parsed {
 	const char *timeout;
 	const char *format;
 	bool full;			/* --full: tables not cut to the terminal */
-	const char *given_name[7];	/* by OPT_* bit, for messages */
+	const char *type;
+	const char *given_name[8];	/* by OPT_* bit, for messages */
 };
 
 static void note(struct parsed *p, unsigned int opt, const char *name)
@@ -173,6 +180,7 @@ static int parse(int argc, char **argv, struct parsed *p, bool *done)
 		{ "timeout", required_argument, NULL, ARG_TIMEOUT },
 		{ "format", required_argument, NULL, ARG_FORMAT },
 		{ "all", no_argument, NULL, 'a' },
+		{ "type", required_argument, NULL, ARG_TYPE },
 		{ "directory", required_argument, NULL, 'D' },
 		{ "since", required_argument, NULL, 'S' },
 		{ "until", required_argument, NULL, 'U' },
@@ -244,6 +252,10 @@ static int parse(int argc, char **argv, struct parsed *p, bool *done)
 		case 'a':
 			cli->all = true;
 			note(p, OPT_ALL, "--all");
+			break;
+		case ARG_TYPE:
+			p->type = optarg;
+			note(p, OPT_TYPE, "--type");
 			break;
 		case 'D':
 			cli->directory = optarg;
@@ -326,6 +338,11 @@ static int option_values(struct parsed *p, const struct verb *v)
 					    p->cli.json ? " (without --json)" : "",
 					    p->format);
 	}
+	if (p->type && uk_list_type_parse(p->type, &p->cli.types) < 0)
+		return uk_cli_error(&p->cli, UK_ERR_USAGE,
+				    "%s: --type takes " UK_LIST_TYPE_NAMES
+				    " (several separated by commas), not '%s'",
+				    v->name, p->type);
 	if (p->sort && uk_sort_parse(p->sort, &p->cli.sort) < 0)
 		return uk_cli_error(&p->cli, UK_ERR_USAGE,
 				    "%s: --sort takes " UK_SORT_NAMES ", not '%s'",

@@ -335,6 +335,33 @@ assert o and all(x["message_id"] == sys.argv[1] and x["loss_reason"] == "sequenc
 ' "$loss_id" <<<"$out"
 check $? "list --json MESSAGE_ID=<loss>: loss_reason, loss_count as a number" "$out"
 
+# --type: loss, summary and health entries listed without their MESSAGE_ID,
+# each type in its own columns; several types by their messages.
+health_id=$(msgid HEALTH)
+ctl list --type=loss
+head=$(printf '%s\n' "$out" | head -n 1)
+check $(echo "$head" | grep -qE '^TIME +REASON +LOST UNIT +TOTAL DETAIL$'; echo $?) \
+	"list --type=loss: TIME REASON LOST UNIT TOTAL DETAIL" "$head"
+nloss=$(journalctl -D "$jdir" -q -o export --output-fields=MESSAGE_ID MESSAGE_ID="$loss_id" | grep -c '^MESSAGE_ID=')
+ctl list --no-legend --type=loss
+is "$nloss" "$(lines "$out")" "list --type=loss: every loss entry"
+bad=$(printf '%s\n' "$out" | grep -vE ' sequence-gap +[0-9]+ events +[0-9]+ sequence [0-9]+ followed [0-9]+$')
+is "" "$bad" "list --type=loss: what was lost, how many, the total and the gap; no dashes"
+ctl list --no-legend --type=health
+nhealth=$(journalctl -D "$jdir" -q -o export --output-fields=MESSAGE_ID MESSAGE_ID="$health_id" | grep -c '^MESSAGE_ID=')
+is "$nhealth" "$(lines "$out")" "list --type=health: every health entry"
+check $(printf '%s\n' "$out" | grep -qE ' started +uaccessd [0-9.]+ started'; echo $?) \
+	"list --type=health: the state and the message" "$(printf '%s\n' "$out" | head -n 3)"
+ctl list --no-legend --type=loss,event
+is $((nloss + 50)) "$(lines "$out")" "list --type=loss,event: both"
+check $(printf '%s\n' "$out" | grep -qE '^[A-Z][a-z]{2} [0-9-]{10} [0-9:]{8} UTC (event|loss) +[^ ]'; echo $?) \
+	"list of several types: TIME TYPE MESSAGE" "$(printf '%s\n' "$out" | head -n 2)"
+ctl list --no-legend --type=all
+is $((nloss + nhealth + 50)) "$(lines "$out")" "list --type=all: every entry of uaccessd (no summaries here)"
+ctl list --type=bogus
+is "2|uaccessctl: list: --type takes event, loss, summary, health or all (several separated by commas), not 'bogus'" \
+	"$rc|$err" "list --type=bogus: exit 2, the valid types named"
+
 # The system journal itself (no --directory): this machine's files.
 "$bin/uaccessctl" --no-pager list --no-legend >"$tmp/out" 2>"$tmp/err"
 is "0 50" "$? $(wc -l <"$tmp/out")" "list without --directory: the system journal's 50 events"

@@ -25,6 +25,7 @@
 #include "fixtures.h"
 #include "uaccessctl/entry.h"
 #include "uaccessctl/list.h"
+#include "uaccessctl/text.h"
 #include "golden.h"
 
 #define USEC		1000000ULL
@@ -390,16 +391,22 @@ static void show_block_of_a_sparse_event(void **state)
 	uk_entry_release(&e);
 }
 
-static char *capture_table(const struct uk_list_table *t, bool legend)
+static char *capture_table_at(const struct uk_list_table *t, bool legend,
+			      unsigned int width)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(f);
-	assert_int_equal(uk_list_table_print(t, f, legend, 0), 0);
+	assert_int_equal(uk_list_table_print(t, f, legend, width), 0);
 	assert_int_equal(fclose(f), 0);
 	return text;
+}
+
+static char *capture_table(const struct uk_list_table *t, bool legend)
+{
+	return capture_table_at(t, legend, 0);
 }
 
 /* Two events of machine A, one whose task name would move the cursor. */
@@ -430,11 +437,6 @@ static void fill_table(struct uk_list_table *t, bool fleet)
 		assert_int_equal(uk_list_table_add(t, &e), 0);
 		uk_entry_release(&e);
 	}
-	/* A loss entry listed with a MESSAGE_ID= match: empty cells. */
-	entry_from(&e, loss_fields, ARRAY_SIZE(loss_fields), NOW + USEC);
-	add(&e, "_MACHINE_ID=" MACHINE_A);
-	assert_int_equal(uk_list_table_add(t, &e), 0);
-	uk_entry_release(&e);
 }
 
 static void list_table_of_one_machine(void **state)
@@ -463,7 +465,7 @@ static void list_table_without_legend_has_rows_only(void **state)
 	text = capture_table(&t, false);
 	for (p = text; *p; p++)
 		lines += *p == '\n';
-	assert_int_equal(lines, 3);
+	assert_int_equal(lines, 2);
 	assert_null(strstr(text, "TIME"));
 	assert_null(strstr(text, "listed"));
 	assert_true(!strncmp(text, "Thu 2026-12-03 06:12:01 UTC     101 uk-gen",
@@ -484,6 +486,187 @@ static void list_table_of_a_fleet_shows_hostnames(void **state)
 	uk_assert_golden("journal-list-fleet.txt", text);
 	free(text);
 	uk_list_table_release(&t);
+}
+
+static const char *const summary_fields[] = {
+	"_HOSTNAME=box",
+	"MESSAGE_ID=" UK_MSGID_SUPPRESSED,
+	"PRIORITY=4",
+	"MESSAGE=36 more events at uk_site_4+0x1c/0x80 held back by uaccessd's ratelimit (total 36)",
+	"UACCESS_SITE_SYMBOL=uk_site_4+0x1c/0x80",
+	"UACCESS_SITE_IP=0xffffffff81000100",
+	"UACCESS_KIND=precheck",
+	"UACCESS_HELPER=__copy_to_user",
+	"UACCESS_SITE_FUNCTION=uk_site_4",
+	"UACCESS_SUPPRESSED_COUNT=36",
+	"UACCESS_SUPPRESSED_TOTAL=40",
+};
+
+static const char *const health_fields[] = {
+	"_HOSTNAME=box",
+	"MESSAGE_ID=" UK_MSGID_HEALTH,
+	"PRIORITY=6",
+	"MESSAGE=subscribed to the kernel's uaccess_kaddr events",
+	"UACCESS_DAEMON_STATE=subscribed",
+};
+
+static char *table_of(const char *const *fields, size_t n)
+{
+	struct uk_list_table t;
+	struct uk_entry e;
+	char *text;
+
+	uk_list_table_init(&t);
+	entry_from(&e, fields, n, NOW);
+	assert_int_equal(uk_list_table_add(&t, &e), 0);
+	uk_entry_release(&e);
+	entry_from(&e, fields, n, NOW + USEC);
+	assert_int_equal(uk_list_table_add(&t, &e), 0);
+	uk_entry_release(&e);
+	text = capture_table(&t, true);
+	uk_list_table_release(&t);
+	return text;
+}
+
+/* Loss entries in their own columns: what was lost, how many, the detail. */
+static void list_table_of_loss_entries_has_their_columns(void **state)
+{
+	static const char *const evicted[] = {
+		"MESSAGE_ID=" UK_MSGID_LOSS,
+		"UACCESS_LOSS_REASON=site-evicted",
+		"UACCESS_LOSS_COUNT=3",
+		"UACCESS_LOSS_TOTAL=3",
+	};
+	char *text = table_of(loss_fields, ARRAY_SIZE(loss_fields));
+
+	uk_assert_text("loss table", text,
+		       "TIME                        REASON       LOST UNIT   TOTAL DETAIL\n"
+		       "Thu 2026-12-03 07:12:01 UTC sequence-gap    2 events     2 seq 70..71\n"
+		       "Thu 2026-12-03 07:12:02 UTC sequence-gap    2 events     2 seq 70..71\n"
+		       "\n2 entries listed.\n");
+	free(text);
+	text = table_of(evicted, ARRAY_SIZE(evicted));
+	assert_non_null(strstr(text, " site-evicted    3 sites     3 -\n"));
+	free(text);
+}
+
+/* Summaries: what uaccessd held back at which site, since its last one. */
+static void list_table_of_summaries_has_their_columns(void **state)
+{
+	char *text = table_of(summary_fields, ARRAY_SIZE(summary_fields));
+
+	uk_assert_text("summary table", text,
+		       "TIME                        HELD-BACK TOTAL KIND     HELPER         SITE\n"
+		       "Thu 2026-12-03 07:12:01 UTC        36    40 precheck __copy_to_user uk_site_4+0x1c/0x80\n"
+		       "Thu 2026-12-03 07:12:02 UTC        36    40 precheck __copy_to_user uk_site_4+0x1c/0x80\n"
+		       "\n2 entries listed.\n");
+	free(text);
+	text = table_of(health_fields, ARRAY_SIZE(health_fields));
+	uk_assert_text("health table", text,
+		       "TIME                        STATE      MESSAGE\n"
+		       "Thu 2026-12-03 07:12:01 UTC subscribed subscribed to the kernel's uaccess_kaddr events\n"
+		       "Thu 2026-12-03 07:12:02 UTC subscribed subscribed to the kernel's uaccess_kaddr events\n"
+		       "\n2 entries listed.\n");
+	free(text);
+}
+
+/* An entry of @fields from machine A (fill_table()'s) at @when. */
+static void add_of_machine_a(struct uk_list_table *t,
+			     const char *const *fields, size_t n,
+			     uint64_t when)
+{
+	struct uk_entry e;
+
+	entry_from(&e, fields, n, when);
+	add(&e, "_MACHINE_ID=" MACHINE_A);
+	assert_int_equal(uk_list_table_add(t, &e), 0);
+	uk_entry_release(&e);
+}
+
+/* Entries of several types: TIME, TYPE and each one's MESSAGE, no dashes. */
+static void list_table_of_several_types_shows_their_messages(void **state)
+{
+	struct uk_list_table t;
+	char *text;
+
+	uk_list_table_init(&t);
+	fill_table(&t, false);
+	add_of_machine_a(&t, loss_fields, ARRAY_SIZE(loss_fields), NOW + USEC);
+	add_of_machine_a(&t, summary_fields, ARRAY_SIZE(summary_fields),
+			 NOW + 2 * USEC);
+	text = capture_table(&t, true);
+	uk_assert_golden("journal-list-types.txt", text);
+	assert_null(strstr(text, " - "));
+	free(text);
+	uk_list_table_release(&t);
+}
+
+/* The widest line of @text, in display columns. */
+static size_t widest_line(const char *text)
+{
+	size_t widest = 0;
+	char *copy = strdup(text), *line, *save = NULL;
+
+	assert_non_null(copy);
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (uk_cli_width(line) > widest)
+			widest = uk_cli_width(line);
+	free(copy);
+	return widest;
+}
+
+/*
+ * Each type's columns are fit to the terminal as the events' are: the
+ * long one (MESSAGE, DETAIL) cut, the least useful (a loss's TOTAL) left
+ * out first.
+ */
+static void list_tables_of_every_type_fit_the_terminal(void **state)
+{
+	struct uk_list_table t;
+	struct uk_entry e;
+	char *text;
+
+	uk_list_table_init(&t);
+	fill_table(&t, false);
+	add_of_machine_a(&t, loss_fields, ARRAY_SIZE(loss_fields), NOW + USEC);
+	text = capture_table_at(&t, true, 80);
+	assert_true(widest_line(text) <= 80);
+	assert_non_null(strstr(text, "TIME                        TYPE  MESSAGE\n"));
+	assert_non_null(strstr(text, " event __copy_to_user() to-user kernel"));
+	assert_null(strstr(text, "task context"));
+	free(text);
+	uk_list_table_release(&t);
+
+	uk_list_table_init(&t);
+	entry_from(&e, loss_fields, ARRAY_SIZE(loss_fields), NOW);
+	assert_int_equal(uk_list_table_add(&t, &e), 0);
+	uk_entry_release(&e);
+	text = capture_table_at(&t, true, 65);
+	uk_assert_text("loss table at 65 columns", text,
+		       "TIME                        REASON       LOST UNIT   DETAIL\n"
+		       "Thu 2026-12-03 07:12:01 UTC sequence-gap    2 events seq 70..71\n"
+		       "\n1 entry listed.\n");
+	free(text);
+	uk_list_table_release(&t);
+}
+
+static void list_types_parse(void **state)
+{
+	unsigned int m = 0;
+
+	assert_int_equal(uk_list_type_parse("event", &m), 0);
+	assert_int_equal(m, 1U << UK_LIST_EVENT);
+	assert_int_equal(uk_list_type_parse("loss,summary", &m), 0);
+	assert_int_equal(m, (1U << UK_LIST_LOSS) | (1U << UK_LIST_SUMMARY));
+	assert_int_equal(uk_list_type_parse("all", &m), 0);
+	assert_int_equal(m, (1U << UK_LIST_TYPES) - 1);
+	assert_int_equal(uk_list_type_parse("health", &m), 0);
+	assert_int_equal(m, 1U << UK_LIST_HEALTH);
+	assert_int_equal(uk_list_type_parse("events", &m), -EINVAL);
+	assert_int_equal(uk_list_type_parse("", &m), -EINVAL);
+	assert_int_equal(uk_list_type_parse("loss,", &m), -EINVAL);
+	assert_int_equal(uk_list_type_parse("Loss", &m), -EINVAL);
 }
 
 static void empty_list_table_prints_the_legend_only(void **state)
@@ -576,6 +759,11 @@ int main(void)
 		cmocka_unit_test(list_table_of_one_machine),
 		cmocka_unit_test(list_table_without_legend_has_rows_only),
 		cmocka_unit_test(list_table_of_a_fleet_shows_hostnames),
+		cmocka_unit_test(list_table_of_loss_entries_has_their_columns),
+		cmocka_unit_test(list_table_of_summaries_has_their_columns),
+		cmocka_unit_test(list_table_of_several_types_shows_their_messages),
+		cmocka_unit_test(list_tables_of_every_type_fit_the_terminal),
+		cmocka_unit_test(list_types_parse),
 		cmocka_unit_test(empty_list_table_prints_the_legend_only),
 		cmocka_unit_test(fleet_is_told_by_machine_id_then_hostname),
 		cmocka_unit_test(list_table_grows_past_its_first_allocation),

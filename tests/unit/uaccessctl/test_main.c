@@ -232,6 +232,10 @@ static void bad_command_lines_exit_2(void **state)
 		  "uaccessctl: --json takes short, pretty or off, not 'long'\n" },
 		{ { "sites", "--json=" }, 2,
 		  "uaccessctl: --json takes short, pretty or off, not ''\n" },
+		{ { "list", "--type", "events" }, 3,
+		  "uaccessctl: list: --type takes event, loss, summary, health or all (several separated by commas), not 'events'\n" },
+		{ { "top", "--type=loss" }, 2,
+		  "uaccessctl: --type does not apply to 'top' (see uaccessctl --help)\n" },
 		{ { "set" }, 1, NULL },
 	};
 	struct run r;
