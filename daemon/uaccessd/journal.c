@@ -209,9 +209,11 @@ int uk_journal_suppressed(struct uk_journal *j, const char *site_symbol,
 	struct entry e = {};
 
 	add_common(&e, UK_MSGID_SUPPRESSED, LOG_WARNING);
+	/* "held back": uaccessd's ratelimits; "suppressed" is the kernel's. */
 	add(&e, "MESSAGE",
-	    "%" PRIu64 " more occurrences of %s suppressed (total %" PRIu64 ")",
-	    n, site_symbol && site_symbol[0] ? site_symbol : "?", total);
+	    "%" PRIu64 " more %s at %s held back by uaccessd's ratelimit (total %"
+	    PRIu64 ")", n, n == 1 ? "event" : "events",
+	    site_symbol && site_symbol[0] ? site_symbol : "?", total);
 	add(&e, UK_JF(SITE_SYMBOL), "%s", site_symbol ? site_symbol : "");
 	add(&e, UK_JF(SITE_IP), "0x%016" PRIx64, site_ip);
 	add(&e, UK_JF(KIND), "%s",

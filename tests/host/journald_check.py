@@ -63,9 +63,10 @@ total_sup = sum(int(s['UACCESS_SUPPRESSED_COUNT']) for s in sup)
 check(len(sup) == 5 and total_sup == stats.get('suppressed'),
       'one suppressed summary per site, adding up to what was suppressed',
       f'{len(sup)} summaries, {total_sup} vs {stats.get("suppressed")}')
-check(sup and all('more occurrences of uk_site_' in s.get('MESSAGE', '') and '(total ' in
+check(sup and all(' at uk_site_' in s.get('MESSAGE', '') and
+                  " held back by uaccessd's ratelimit (total " in
                   s.get('MESSAGE', '') for s in sup),
-      'summaries say "N more occurrences of SITE suppressed (total T)"',
+      'summaries say "N more events at SITE held back by uaccessd\'s ratelimit (total T)"',
       sup[0].get('MESSAGE') if sup else 'none')
 
 reasons = {}

@@ -360,7 +360,7 @@ static void suppressed_summary_entry(void **state)
 	uk_rec_assert_val(e, "PRIORITY", "4");
 	uk_rec_assert_val(e, "SYSLOG_IDENTIFIER", "uaccessd");
 	uk_rec_assert_val(e, "MESSAGE",
-		   "12 more occurrences of foo+0x1/0x2 [m] suppressed (total 40)");
+		   "12 more events at foo+0x1/0x2 [m] held back by uaccessd's ratelimit (total 40)");
 	uk_rec_assert_val(e, "UACCESS_SITE_SYMBOL", "foo+0x1/0x2 [m]");
 	uk_rec_assert_val(e, "UACCESS_SITE_IP", "0xffffffff81000040");
 	uk_rec_assert_val(e, "UACCESS_KIND", "precheck");
@@ -381,14 +381,14 @@ static void suppressed_summary_without_symbol_or_known_enums(void **state)
 	assert_int_equal(uk_journal_suppressed(j, "", 0x40, 9, 0, 1, 1), 0);
 	e = uk_rec_entry(0);
 	uk_rec_assert_val(e, "MESSAGE",
-		   "18446744073709551615 more occurrences of ? suppressed "
-		   "(total 18446744073709551615)");
+		   "18446744073709551615 more events at ? held back by "
+		   "uaccessd's ratelimit (total 18446744073709551615)");
 	uk_rec_assert_val(e, "UACCESS_SITE_IP", "0x0000000000000040");
 	uk_rec_assert_val(e, "UACCESS_KIND", "0");
 	uk_rec_assert_val(e, "UACCESS_HELPER", "99");
 	assert_no_field(e, "UACCESS_SITE_FUNCTION");
 	e = uk_rec_entry(1);
-	uk_rec_assert_val(e, "MESSAGE", "1 more occurrences of ? suppressed (total 1)");
+	uk_rec_assert_val(e, "MESSAGE", "1 more event at ? held back by uaccessd's ratelimit (total 1)");
 	assert_no_field(e, "UACCESS_SITE_FUNCTION");
 	uk_rec_assert_val(e, "UACCESS_KIND", "9");
 }

@@ -332,7 +332,7 @@ static void flush_writes_one_summary_per_site(void **state)
 	uk_rec_assert_val(e, MSGID, UK_MSGID_SUPPRESSED);
 	uk_rec_assert_val(e, "PRIORITY", "4");
 	uk_rec_assert_val(e, "MESSAGE",
-		   "4 more occurrences of " SITE_SYM(0) " suppressed (total 4)");
+		   "4 more events at " SITE_SYM(0) " held back by uaccessd's ratelimit (total 4)");
 	uk_rec_assert_val(e, "UACCESS_SUPPRESSED_COUNT", "4");
 	uk_rec_assert_val(e, "UACCESS_SUPPRESSED_TOTAL", "4");
 	uk_rec_assert_val(e, "UACCESS_SITE_IP", "0xffffffff81000000");
@@ -340,7 +340,7 @@ static void flush_writes_one_summary_per_site(void **state)
 	uk_rec_assert_val(e, "UACCESS_HELPER", "__copy_to_user");
 	e = nth("UACCESS_SITE_SYMBOL", SITE_SYM(1), 3);
 	uk_rec_assert_val(e, "MESSAGE",
-		   "4 more occurrences of " SITE_SYM(1) " suppressed (total 4)");
+		   "4 more events at " SITE_SYM(1) " held back by uaccessd's ratelimit (total 4)");
 	uk_rec_assert_val(e, "UACCESS_SITE_IP", "0xffffffff81000040");
 	assert_int_equal(count(MSGID, UK_MSGID_LOSS), 0);
 
@@ -355,7 +355,7 @@ static void flush_writes_one_summary_per_site(void **state)
 	uk_pipeline_flush(&pl);
 	assert_int_equal(uk_rec.n, before + 1);
 	uk_rec_assert_val(&uk_rec.e[before], "MESSAGE",
-		   "2 more occurrences of " SITE_SYM(0) " suppressed (total 6)");
+		   "2 more events at " SITE_SYM(0) " held back by uaccessd's ratelimit (total 6)");
 	uk_rec_assert_val(&uk_rec.e[before], "UACCESS_SUPPRESSED_TOTAL", "6");
 }
 
@@ -410,7 +410,7 @@ static void summary_refused_by_the_journal_stays_pending(void **state)
 	assert_int_equal(uk_rec.n, 3);
 	e = &uk_rec.e[1];
 	uk_rec_assert_val(e, "MESSAGE",
-		   "2 more occurrences of " SITE_SYM(0) " suppressed (total 2)");
+		   "2 more events at " SITE_SYM(0) " held back by uaccessd's ratelimit (total 2)");
 	/* The refused summary is reported after the one that went through. */
 	assert_loss_entry(UK_LOSS_JOURNAL, 0, 1, 1);
 	/* A summary is not an event: nothing lost. */
