@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -253,7 +254,7 @@ static void summary_kernel(struct summary *s, const struct kernel_part *k)
 		add(s, LEVEL_OK, "Access", "not checked (mode off)");
 	else if (!strcmp(access, "fail"))
 		add(s, LEVEL_OK, "Access",
-		    "refused: a kernel pointer fails with -EFAULT (uaccess_kaddr_access=fail)");
+		    "refused with -EFAULT (uaccess_kaddr_access=fail)");
 	else if (!strcmp(access, "allow"))
 		add(s, LEVEL_WARN, "Access",
 		    "allowed: the access goes ahead (uaccess_kaddr_access=allow)");
@@ -297,9 +298,19 @@ static void summary_kernel(struct summary *s, const struct kernel_part *k)
 static void summary_loss(struct summary *s, const struct kernel_part *k,
 			 const struct daemon_part *d, const char *loss)
 {
+	const char *part = loss, *end;
+
+	/* One loss a line, so that each fits 80 columns. */
+	while (*part) {
+		end = strstr(part, ", ");
+		add(s, LEVEL_BAD, part == loss ? "Loss" : "", "%.*s%s",
+		    (int)(end ? end - part : (ptrdiff_t)strlen(part)), part,
+		    end ? "," : "");
+		part = end ? end + 2 : part + strlen(part);
+	}
 	if (loss[0])
-		add(s, LEVEL_BAD, "Loss", "%s", loss);
-	else if (k->have && (!d->asked || d->obj))
+		return;
+	if (k->have && (!d->asked || d->obj))
 		add(s, LEVEL_OK, "Loss", "none");
 	else if (k->have)
 		add(s, LEVEL_OK, "Loss", "none in the kernel; uaccessd's count unknown");
@@ -346,14 +357,14 @@ static void summary_daemon(struct summary *s, const struct daemon_part *d)
 		add(s, level, "uaccessd", "active (%s)", state);
 	}
 
-	o = (size_t)snprintf(text, sizeof(text), "%" PRIu64 " received, %"
+	/* Each line fits 80 columns: the glossary's short words. */
+	o = (size_t)snprintf(text, sizeof(text), "%" PRIu64 " received: %"
 			     PRIu64 " written to the journal",
 			     daemon_u64(d, "events"), daemon_u64(d, "journaled"));
 	n = daemon_u64(d, "suppressed");
 	if (n && o < sizeof(text))
 		o += (size_t)snprintf(text + o, sizeof(text) - o,
-				      ", %" PRIu64 " held back by its ratelimits",
-				      n);
+				      ", %" PRIu64 " held back", n);
 	n = daemon_u64(d, "ignored");
 	if (n && o < sizeof(text))
 		snprintf(text + o, sizeof(text) - o, ", %" PRIu64 " ignored", n);
@@ -431,8 +442,9 @@ static void print_summary(const struct uk_cli *cli, const struct summary *s)
 		cli->color ? c : "", dot(), cli->color ? ANSI_NORMAL : "");
 	for (i = 0; i < s->n; i++) {
 		c = cli->color ? level_color(s->line[i].level) : "";
-		fprintf(cli->out, "%*s: %s%s%s\n", LABEL_WIDTH,
-			s->line[i].label, c,
+		/* A line without a label continues the one above. */
+		fprintf(cli->out, "%*s%s%s%s%s\n", LABEL_WIDTH,
+			s->line[i].label, s->line[i].label[0] ? ": " : "  ", c,
 			uk_cli_sanitize(s->line[i].text, buf, sizeof(buf)),
 			*c ? ANSI_NORMAL : "");
 	}

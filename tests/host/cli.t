@@ -111,7 +111,9 @@ has "$out" "status: the loss at a glance" "      Loss: uaccessd lost $lost event
 check $(printf '%s\n' "$out" | grep -qE '^  uaccessd: active \(replayed\) since [A-Z][a-z]{2} [0-9-]{10} [0-9:]{8} UTC; [0-9]+(ms|s) ago$'; echo $?) \
 	"status: uaccessd's state since when" "$out"
 has "$out" "status: events received and journal entries written" \
-	"    Events: $EVENTS received, $(python3 "$top/tests/lib/ukctl.py" "$sock" '{"cmd":"status"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["daemon"]["journaled"])') written to the journal, $(python3 "$top/tests/lib/ukctl.py" "$sock" '{"cmd":"status"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["daemon"]["suppressed"])') held back by its ratelimits"
+	"    Events: $EVENTS received: $(python3 "$top/tests/lib/ukctl.py" "$sock" '{"cmd":"status"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["daemon"]["journaled"])') written to the journal, $(python3 "$top/tests/lib/ukctl.py" "$sock" '{"cmd":"status"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["daemon"]["suppressed"])') held back"
+check $(printf '%s\n' "$out" | awk 'length > 80 { bad = 1 } END { exit bad }'; echo $?) \
+	"status: every summary line fits 80 columns" "$out"
 check $(printf '%s\n' "$out" | grep -q 'CONFIG_DEBUG_UACCESS_KADDR\|^kernel\.'; [ $? = 1 ]; echo $?) \
 	"status: no error text and no key list on stdout" "$out"
 check $([ "$(printf '%s\n' "$out" | wc -l)" -le 8 ]; echo $?) "status: a few lines" "$out"

@@ -122,6 +122,22 @@ static void all_adds_every_fact_after_the_summary(void **state)
 	run_free(&r);
 }
 
+/* Columns (code points) of the longest line of @text at most @max. */
+static void assert_longest_line_at_most(const char *text, size_t max)
+{
+	size_t w = 0;
+
+	for (; *text; text++) {
+		if (*text == '\n') {
+			w = 0;
+			continue;
+		}
+		if (((unsigned char)*text & 0xc0) != 0x80 && ++w > max)
+			fail_msg("a line is longer than %zu columns: %s", max,
+				 text - w + 1);
+	}
+}
+
 /* The first thing said: mode, access, hits at sites, loss, uaccessd. */
 static void summary_opens_with_mode_access_hits_loss_and_daemon(void **state)
 {
@@ -136,7 +152,15 @@ static void summary_opens_with_mode_access_hits_loss_and_daemon(void **state)
 		       "      Hits: 16 at 4 sites (fault 3, gp 1, precheck 12)\n"
 		       "      Loss: none\n"
 		       "  uaccessd: active (subscribed) since Mon 2025-11-24 15:58:55 UTC; 1min 5s ago\n"
-		       "    Events: 14 received, 12 written to the journal, 2 held back by its ratelimits\n");
+		       "    Events: 14 received: 12 written to the journal, 2 held back\n");
+	run_free(&r);
+	/* Every line fits 80 columns, with an access policy and problems. */
+	both_up();
+	fake.status.dropped = 12345;
+	fake.status.sites_overflow = 67;
+	fake.reply_status = reply_lost;
+	RUN(&r, uk_cli_status, plain);
+	assert_longest_line_at_most(r.out, 80);
 	run_free(&r);
 }
 
@@ -394,7 +418,9 @@ static void every_loss_named_in_one_sentence(void **state)
 	fake.reply_status = reply_lost;
 	RUN(&r, uk_cli_status, plain);
 	assert_int_equal(r.code, UK_EXIT_LOSS);
-	assert_non_null(strstr(r.out, "\n      Loss: the kernel dropped 1 event, 1 hit found the kernel's site table full, uaccessd lost 5 events\n"));
+	assert_non_null(strstr(r.out, "\n      Loss: the kernel dropped 1 event,\n"
+				      "            1 hit found the kernel's site table full,\n"
+				      "            uaccessd lost 5 events\n"));
 	uk_assert_text("stderr", r.err, "");
 	run_free(&r);
 }
