@@ -98,6 +98,8 @@ const struct uk_field uk_status_fields[] = {
 	ST(RATELIMIT_BURST, ratelimit_burst, RATELIMIT_BURST, UK_FT_U32,
 	   UK_ENUM_NONE, false),
 	ST(QUEUE_LEN, queue_len, QUEUE_LEN, UK_FT_U32, UK_ENUM_NONE, false),
+	/* Not sent by a kernel older than the attribute: not required. */
+	ST(ACCESS, access, ACCESS, UK_FT_ENUM, UK_ENUM_ACCESS, false),
 	{ 0 }
 };
 
@@ -188,6 +190,12 @@ static const char *const uk_context_names[][UK_NAMES_PER_VALUE] = {
 	[UACCESS_KADDR_CONTEXT_NMI] = { "nmi" },
 };
 
+/* uaccess_kaddr_access=, as the boot parameter and debugfs spell it. */
+static const char *const uk_access_names[][UK_NAMES_PER_VALUE] = {
+	[UACCESS_KADDR_ACCESS_FAIL] = { "fail" },
+	[UACCESS_KADDR_ACCESS_ALLOW] = { "allow" },
+};
+
 static const struct {
 	const char *const (*names)[UK_NAMES_PER_VALUE];
 	size_t n;
@@ -200,6 +208,7 @@ static const struct {
 	[UK_ENUM_ADDR_CLASS] = { uk_addr_class_names,
 				 ARRAY_SIZE(uk_addr_class_names) },
 	[UK_ENUM_CONTEXT] = { uk_context_names, ARRAY_SIZE(uk_context_names) },
+	[UK_ENUM_ACCESS] = { uk_access_names, ARRAY_SIZE(uk_access_names) },
 };
 
 const char *uk_enum_name(enum uk_enum e, uint32_t value)

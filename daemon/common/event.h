@@ -94,6 +94,7 @@ struct uk_status {
 	uint32_t ratelimit_interval_ms;
 	uint32_t ratelimit_burst;
 	uint32_t queue_len;
+	uint32_t access;	/* enum uaccess_kaddr_access; absent: older kernel */
 };
 
 /* How a field is stored and shown. */
@@ -116,6 +117,7 @@ enum uk_enum {
 	UK_ENUM_DIRECTION,
 	UK_ENUM_ADDR_CLASS,
 	UK_ENUM_CONTEXT,
+	UK_ENUM_ACCESS,
 };
 
 struct uk_field {

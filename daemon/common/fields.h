@@ -56,10 +56,11 @@ const char *uk_field_text(const struct uk_field *fields, const char *name,
 /*
  * The kernel's access policy (its boot parameter uaccess_kaddr_access=):
  * "fail" (a pre-access hit fails the access with -EFAULT) or "allow" (it
- * goes ahead), as get-status names it in its "access" field; "unknown"
- * (UK_ACCESS_UNKNOWN) when the kernel did not send it.  Looked up by
- * name, so that status, its JSON and the metrics say "unknown" on a
- * kernel without the attribute and follow it once uk_status_fields has it.
+ * goes ahead), the field "access" of uk_status_fields
+ * (UACCESS_KADDR_A_STATUS_ACCESS); "unknown" (UK_ACCESS_UNKNOWN) when
+ * the kernel did not send it (one older than the attribute), the number
+ * for a value this uaccessd does not know.  Status, its JSON and the
+ * metrics all read it here.
  */
 #define UK_STATUS_ACCESS_FIELD	"access"
 #define UK_ACCESS_UNKNOWN	"unknown"

@@ -450,26 +450,18 @@ static void print_summary(const struct uk_cli *cli, const struct summary *s)
 	}
 }
 
-/* Did the kernel send its access policy (then it is among its fields)? */
-static bool access_sent(const struct kernel_part *k, char *buf, size_t len)
-{
-	return uk_field_text(uk_status_fields, UK_STATUS_ACCESS_FIELD, &k->st,
-			     buf, len) != NULL;
-}
-
 static void print_text(const struct uk_cli *cli, const struct kernel_part *k,
 		       const struct daemon_part *d)
 {
 	FILE *out = cli->out;
-
-	char buf[32];
 
 	/* What could not be read is said on stderr, not here again. */
 	uk_cli_kv(out, "kernel.available", k->have ? "yes" : "no");
 	if (k->have) {
 		uk_cli_kv(out, "kernel.source", k->source);
 		uk_cli_kv_fields(out, "kernel", uk_status_fields, &k->st);
-		if (!access_sent(k, buf, sizeof(buf)))
+		/* Among the fields when sent: the key once either way. */
+		if (!has(&k->st, UACCESS_KADDR_A_STATUS_ACCESS))
 			uk_cli_kv(out, "kernel." UK_STATUS_ACCESS_FIELD,
 				  UK_ACCESS_UNKNOWN);
 	}
@@ -486,7 +478,6 @@ static int print_json(const struct uk_cli *cli, const struct kernel_part *k,
 	const struct uk_json_value *m;
 	struct uk_json j;
 	const char *name;
-	char buf[32];
 	size_t i, n;
 
 	uk_json_init(&j, 0);
@@ -497,7 +488,8 @@ static int print_json(const struct uk_cli *cli, const struct kernel_part *k,
 	if (k->have) {
 		uk_json_kv_str(&j, "source", k->source);
 		uk_fields_json(&j, uk_status_fields, &k->st);
-		if (!access_sent(k, buf, sizeof(buf)))
+		/* Among the fields when sent: the key once either way. */
+		if (!has(&k->st, UACCESS_KADDR_A_STATUS_ACCESS))
 			uk_json_kv_str(&j, UK_STATUS_ACCESS_FIELD,
 				       UK_ACCESS_UNKNOWN);
 	} else {

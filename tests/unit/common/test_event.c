@@ -16,6 +16,7 @@
 #include <linux/genetlink.h>
 
 #include "common/event.h"
+#include "common/fields.h"
 #include "msgbuild.h"
 #include "common/util.h"
 #include "fixtures.h"
@@ -94,6 +95,7 @@ static void fill_status(struct uk_status *st)
 	st->ratelimit_interval_ms = 5000;
 	st->ratelimit_burst = 10;
 	st->queue_len = 64;
+	st->access = UACCESS_KADDR_ACCESS_ALLOW;
 	st->present = all_bits(uk_status_fields);
 }
 
@@ -341,6 +343,7 @@ static const struct want_field want_status[] = {
 	WT(ratelimit_interval_ms, UK_FT_U32, UK_ENUM_NONE),
 	WT(ratelimit_burst, UK_FT_U32, UK_ENUM_NONE),
 	WT(queue_len, UK_FT_U32, UK_ENUM_NONE),
+	WT(access, UK_FT_ENUM, UK_ENUM_ACCESS),
 };
 
 static void check_table(const char *set, const struct uk_field *fields,
@@ -439,6 +442,10 @@ static const char *const kernel_classes[] = {
 static const char *const kernel_contexts[] = {
 	NULL, "task", "softirq", "hardirq", "nmi",
 };
+/* uaccess_kaddr_access= (core.c) and debugfs's "access" line. */
+static const char *const kernel_accesses[] = {
+	NULL, "fail", "allow",
+};
 
 static const struct {
 	enum uk_enum e;
@@ -458,6 +465,8 @@ static const struct {
 	  UACCESS_KADDR_ADDR_CLASS_VSYSCALL },
 	{ UK_ENUM_CONTEXT, kernel_contexts, ARRAY_SIZE(kernel_contexts),
 	  UACCESS_KADDR_CONTEXT_NMI },
+	{ UK_ENUM_ACCESS, kernel_accesses, ARRAY_SIZE(kernel_accesses),
+	  UACCESS_KADDR_ACCESS_ALLOW },
 };
 
 static void enum_every_value_has_its_name_both_ways(void **state)
@@ -635,6 +644,58 @@ static void status_round_trip_get_status_and_reset(void **state)
 				    sizeof(why)))
 			fail_msg("parse cmd %u: %s", cmds[i], why);
 		assert_memory_equal(&in, &out, sizeof(in));
+	}
+}
+
+/*
+ * The access policy (UACCESS_KADDR_A_STATUS_ACCESS, a u32 after QUEUE_LEN)
+ * as the kernel sends it, appended by hand to an older kernel's reply: the
+ * policy when it is there, "unknown" when it is not.
+ */
+static void status_access_parsed_when_sent_unknown_when_not(void **state)
+{
+	static const uint32_t values[] = {
+		UACCESS_KADDR_ACCESS_FAIL, UACCESS_KADDR_ACCESS_ALLOW,
+	};
+	static const char *const names[] = { "fail", "allow" };
+	struct uk_status in, out;
+	uint8_t old[BUFLEN], buf[BUFLEN];
+	struct nlmsghdr nlh;
+	struct nlattr nla = {
+		.nla_len = NLA_HDRLEN + sizeof(uint32_t),
+		.nla_type = UACCESS_KADDR_A_STATUS_ACCESS,
+	};
+	char why[256] = "", abuf[16];
+	size_t i;
+	int n;
+
+	fill_status(&in);
+	in.present &= ~UK_BIT(UACCESS_KADDR_A_STATUS_ACCESS);
+	n = uk_status_build(&in, UACCESS_KADDR_CMD_GET_STATUS, FAMILY, 5, old,
+			    sizeof(old));
+	assert_true(n > 0);
+	if (uk_status_parse((const void *)old, (size_t)n, &out, why,
+			    sizeof(why)))
+		fail_msg("parse of an older kernel's reply: %s", why);
+	assert_false(out.present & UK_BIT(UACCESS_KADDR_A_STATUS_ACCESS));
+	assert_int_equal(out.queue_len, 64);
+	assert_string_equal(uk_status_access(&out, abuf, sizeof(abuf)),
+			    UK_ACCESS_UNKNOWN);
+
+	for (i = 0; i < ARRAY_SIZE(values); i++) {
+		memcpy(buf, old, (size_t)n);
+		memcpy(buf + n, &nla, NLA_HDRLEN);
+		memcpy(buf + n + NLA_HDRLEN, &values[i], sizeof(values[i]));
+		memcpy(&nlh, buf, sizeof(nlh));
+		nlh.nlmsg_len = (uint32_t)n + nla.nla_len;
+		memcpy(buf, &nlh, sizeof(nlh));
+		if (uk_status_parse((const void *)buf, nlh.nlmsg_len, &out,
+				    why, sizeof(why)))
+			fail_msg("parse with access=%s: %s", names[i], why);
+		assert_true(out.present & UK_BIT(UACCESS_KADDR_A_STATUS_ACCESS));
+		assert_int_equal(out.access, values[i]);
+		assert_string_equal(uk_status_access(&out, abuf, sizeof(abuf)),
+				    names[i]);
 	}
 }
 
@@ -1577,6 +1638,7 @@ int main(void)
 		cmocka_unit_test(event_round_trip_irq_context_without_task_fields),
 		cmocka_unit_test(site_round_trip),
 		cmocka_unit_test(status_round_trip_get_status_and_reset),
+		cmocka_unit_test(status_access_parsed_when_sent_unknown_when_not),
 		cmocka_unit_test(build_uses_kernel_headers_and_attribute_order),
 		cmocka_unit_test(build_caps_stack_at_maximum),
 		cmocka_unit_test(build_writes_stack_last_when_nothing_follows),

@@ -238,6 +238,7 @@ static void kernel_families_of_a_full_status(void **state)
 		.rejected = 1, .reported = 9, .suppressed = 5, .dropped = 2,
 		.sites_used = 4, .sites_max = 2048, .sites_overflow = 0,
 		.last_seq = 11, .queue_len = 64,
+		.access = UACCESS_KADDR_ACCESS_FAIL,
 	};
 	struct uk_om om;
 	char *text;

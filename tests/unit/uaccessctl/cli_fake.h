@@ -322,6 +322,7 @@ static inline void fake_status_fill(struct uk_status *st)
 	st->ratelimit_interval_ms = 5000;
 	st->ratelimit_burst = 10;
 	st->queue_len = 0;
+	st->access = UACCESS_KADDR_ACCESS_FAIL;
 	for (a = UACCESS_KADDR_A_STATUS_MODE; a <= UACCESS_KADDR_A_STATUS_MAX;
 	     a++)
 		st->present |= 1ULL << a;

@@ -117,7 +117,7 @@ static void all_adds_every_fact_after_the_summary(void **state)
 	list = strstr(r.out, "\n\n");
 	assert_non_null(list);
 	assert_true(!strncmp(list + 2, "kernel.available yes\n", 21));
-	assert_non_null(strstr(list, "\nkernel.access unknown\n"));
+	assert_non_null(strstr(list, "\nkernel.access fail\n"));
 	assert_non_null(strstr(list, "\ndaemon.config.ignore noisy_* other\n"));
 	run_free(&r);
 }
@@ -148,7 +148,7 @@ static void summary_opens_with_mode_access_hits_loss_and_daemon(void **state)
 	uk_assert_text("stdout", r.out,
 		       "\u25cf uaccess_kaddr: kernel addresses at user-access helpers\n"
 		       "  Detector: report: hits are counted, reported and sent as events\n"
-		       "    Access: unknown: the kernel does not say\n"
+		       "    Access: refused with -EFAULT (uaccess_kaddr_access=fail)\n"
 		       "      Hits: 16 at 4 sites (fault 3, gp 1, precheck 12)\n"
 		       "      Loss: none\n"
 		       "  uaccessd: active (subscribed) since Mon 2025-11-24 15:58:55 UTC; 1min 5s ago\n"
@@ -247,10 +247,10 @@ static void ok_json_matches_golden_and_parses(void **state)
 	assert_int_equal(r.code, UK_EXIT_OK);
 	uk_assert_golden("status-ok.json", r.out);
 	assert_int_equal(uk_json_parse(r.out, r.outlen, &v, NULL, 0), 0);
-	/* The access policy: "unknown" until the kernel sends it. */
+	/* The access policy the kernel sent. */
 	assert_int_equal(uk_json_get_str(uk_json_object_get(
 		uk_json_object_get(v, "kernel"), "access"), &s), 0);
-	assert_string_equal(s, "unknown");
+	assert_string_equal(s, "fail");
 	assert_int_equal(uk_json_get_str(uk_json_object_get(
 		uk_json_object_get(v, "kernel"), "source"), &s), 0);
 	assert_string_equal(s, "netlink");
@@ -291,6 +291,84 @@ static void no_kernel_json_says_unavailable(void **state)
 	uk_assert_golden("status-no-kernel.json", r.out);
 	uk_assert_text("stderr", r.err, MSG_NO_KERNEL);
 	run_free(&r);
+}
+
+/* How many times @needle is in @text. */
+static size_t count_of(const char *text, const char *needle)
+{
+	size_t n = 0;
+
+	for (; (text = strstr(text, needle)); text += strlen(needle))
+		n++;
+	return n;
+}
+
+/*
+ * The kernel's access policy, said once wherever status says it: the
+ * summary's Access line, kernel.access in --all, "access" in the JSON;
+ * "unknown" from a kernel that does not send the attribute, straight or
+ * through uaccessd.
+ */
+static void access_policy_is_the_kernels_once(void **state)
+{
+	static const char reply_kernel_allow[] = REPLY(
+		"{\"available\":true,\"mode\":\"report\",\"access\":\"allow\"}",
+		DAEMON_OBJ("0", "0", ""));
+	static const struct {
+		uint32_t access;	/* 0: not sent (an older kernel) */
+		const char *via;	/* uaccessd's reply, netlink absent */
+		const char *name, *line;
+	} cases[] = {
+		{ UACCESS_KADDR_ACCESS_FAIL, NULL, "fail",
+		  "\n    Access: refused with -EFAULT (uaccess_kaddr_access=fail)\n" },
+		{ UACCESS_KADDR_ACCESS_ALLOW, NULL, "allow",
+		  "\n    Access: allowed: the access goes ahead (uaccess_kaddr_access=allow)\n" },
+		{ 0, NULL, "unknown",
+		  "\n    Access: unknown: the kernel does not say\n" },
+		{ 0, reply_kernel_allow, "allow",
+		  "\n    Access: allowed: the access goes ahead (uaccess_kaddr_access=allow)\n" },
+		{ 0, reply_kernel, "unknown",
+		  "\n    Access: unknown: the kernel does not say\n" },
+	};
+	const struct uk_cli *clis[] = { &plain, &all, &json };
+	char want[64];
+	struct run r;
+	size_t i, c;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		for (c = 0; c < ARRAY_SIZE(clis); c++) {
+			both_up();
+			fake.status.access = cases[i].access;
+			if (!cases[i].access)
+				fake.status.present &=
+					~UK_BIT(UACCESS_KADDR_A_STATUS_ACCESS);
+			if (cases[i].via) {
+				fake.open_err = -ENOENT;
+				fake.reply_status = cases[i].via;
+			}
+			RUN(&r, uk_cli_status, *clis[c]);
+			assert_int_equal(r.code, UK_EXIT_OK);
+			if (clis[c] == &json) {
+				snprintf(want, sizeof(want),
+					 "\"access\":\"%s\"", cases[i].name);
+				assert_int_equal(count_of(r.out, "\"access\":"), 1);
+			} else {
+				assert_non_null(strstr(r.out, cases[i].line));
+				assert_int_equal(count_of(r.out, "Access: "), 1);
+				snprintf(want, sizeof(want),
+					 "\nkernel.access %s\n", cases[i].name);
+				if (clis[c] == &plain)
+					want[0] = '\0';
+				assert_int_equal(count_of(r.out,
+							  "\nkernel.access "),
+						 clis[c] == &all ? 1 : 0);
+			}
+			if (want[0] && !strstr(r.out, want))
+				fail_msg("case %zu: '%s' not in:\n%s", i, want,
+					 r.out);
+			run_free(&r);
+		}
+	}
 }
 
 static void kernel_from_daemon_when_netlink_has_none(void **state)
@@ -750,6 +828,7 @@ int main(void)
 		cmocka_unit_test(ok_json_matches_golden_and_parses),
 		cmocka_unit_test(no_kernel_exits_3_and_prints_daemon_part),
 		cmocka_unit_test(no_kernel_json_says_unavailable),
+		cmocka_unit_test(access_policy_is_the_kernels_once),
 		cmocka_unit_test(kernel_from_daemon_when_netlink_has_none),
 		cmocka_unit_test(netlink_preferred_over_daemon_kernel),
 		cmocka_unit_test(no_daemon_exits_4_and_prints_kernel_part),

@@ -130,6 +130,7 @@ static void the_text_of_a_known_state(void **state)
 		.rejected = 1, .reported = 90, .suppressed = 9, .dropped = 0,
 		.sites_used = 7, .sites_max = 2048, .sites_overflow = 0,
 		.last_seq = 90, .queue_len = 64,
+		.access = UACCESS_KADDR_ACCESS_ALLOW,
 	};
 	d.kstatus_ns = uk_time_now_ns();
 	d.cfg.metrics_top_sites = 3;
