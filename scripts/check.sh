@@ -114,6 +114,9 @@ if [ "$debug_built" = 0 ]; then
 		debug/4/uaccess_kaddr=warn,panic_on_warn=1,kunit.enable=0 \
 		debug/4/uaccess_kaddr=warn,panic_on_taint=0x200,kunit.enable=0
 	suite spec scripts/tap-suite.sh spec python3 tests/kernel/spec_check.py build/linux-7.3
+	# The reporters' register-saving ABI under -fzero-call-used-regs, gcc and clang.
+	suite reporter-abi scripts/tap-suite.sh reporter-abi tests/kernel/reporter_abi.sh \
+		build/linux-7.3 build/kernel/debug/.config
 	gate rootfs rootfs_ready
 	suite system scripts/tap-suite.sh system tests/system/check.sh
 	suite bench-smoke scripts/tap-suite.sh bench-smoke tests/bench/bench.sh --smoke
@@ -137,6 +140,8 @@ if built 6.12-debug; then
 	suite vm-6.12-debug tests/vm/check.sh 6.12-debug/5 6.12-debug/4 \
 		6.12-debug/5/uaccess_kaddr=warn \
 		6.12-debug/4/uaccess_kaddr=warn,panic_on_taint=0x200,kunit.enable=0
+	suite reporter-abi-6.12 scripts/tap-suite.sh reporter-abi-6.12 tests/kernel/reporter_abi.sh \
+		build/linux-6.12 build/kernel/6.12-debug/.config
 fi
 wait "$builds_pid"
 # The primitives left without a pre-access check: each caller checks first.

@@ -106,12 +106,15 @@ enum uaccess_kaddr_helper {
 
 /**
  * enum uaccess_kaddr_direction - Direction of the user access.
+ * @UACCESS_KADDR_DIRECTION_UNKNOWN: Not known (a gp whose instruction could
+ *   not be decoded).
  * @UACCESS_KADDR_DIRECTION_FROM_USER: Read from user memory.
  * @UACCESS_KADDR_DIRECTION_TO_USER: Write to user memory (includes clearing).
  * @UACCESS_KADDR_DIRECTION_BOTH: Read-modify-write (futex, cmpxchg).
  */
 enum uaccess_kaddr_direction {
-	UACCESS_KADDR_DIRECTION_FROM_USER = 1,
+	UACCESS_KADDR_DIRECTION_UNKNOWN,
+	UACCESS_KADDR_DIRECTION_FROM_USER,
 	UACCESS_KADDR_DIRECTION_TO_USER,
 	UACCESS_KADDR_DIRECTION_BOTH,
 };

@@ -26,6 +26,8 @@
 #endif
 #ifdef CONFIG_X86
 #include <asm/extable_fixup_types.h>
+#include <asm/insn.h>
+#include <asm/insn-eval.h>
 #include <asm/trapnr.h>
 #endif
 
@@ -593,13 +595,15 @@ static void uk_test_copy_kfence_operand(struct kunit *test)
  * A #GP in a user access whose operand cannot be decoded (here the fixup is
  * handed a nop) is still counted and reported, at address 0.
  */
-static noinline void uk_gp_at_nop(struct pt_regs *regs)
+static noinline void uk_gp_at_nop(struct pt_regs *regs,
+				  unsigned long error_code)
 {
 	asm volatile("lea 1f(%%rip), %0\n\t"
 		     "mov %%rsp, %1\n\t"
 		     "1: nop"
 		     : "=r" (regs->ip), "=r" (regs->sp));
-	uaccess_kaddr_x86_fault(regs, X86_TRAP_GP, 0, 0, EX_TYPE_UACCESS, 0);
+	uaccess_kaddr_x86_fault(regs, X86_TRAP_GP, error_code, 0,
+				EX_TYPE_UACCESS, 0);
 }
 
 static void uk_test_gp_undecoded(struct kunit *test)
@@ -609,7 +613,7 @@ static void uk_test_gp_undecoded(struct kunit *test)
 	struct uk_status a, b;
 
 	uk_get_status(&a);
-	uk_gp_at_nop(&regs);
+	uk_gp_at_nop(&regs, 0);
 	uk_get_status(&b);
 	KUNIT_EXPECT_EQ(test, b.hits_gp, a.hits_gp + 1);
 	KUNIT_ASSERT_EQ(test, ctx->nr_seen, 1);
@@ -618,10 +622,78 @@ static void uk_test_gp_undecoded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->seen[0].addr_class,
 			UKADDR_CLASS_NONCANONICAL);
 }
+
+/*
+ * A #GP with an error code is about a segment selector, not an address:
+ * whatever the user access did, it was not handed a kernel address.
+ */
+static void uk_test_gp_segment(struct kunit *test)
+{
+	struct uk_test_ctx *ctx = test->priv;
+	struct pt_regs regs = {};
+	struct uk_status a, b;
+
+	uk_get_status(&a);
+	uk_gp_at_nop(&regs, 0x10);
+	uk_get_status(&b);
+	KUNIT_EXPECT_EQ(test, b.hits_gp, a.hits_gp);
+	KUNIT_EXPECT_EQ(test, ctx->nr_seen, 0);
+}
 #else
 static void uk_test_gp_undecoded(struct kunit *test)
 {
 	kunit_skip(test, "x86 only");
+}
+
+static void uk_test_gp_segment(struct kunit *test)
+{
+	kunit_skip(test, "x86 only");
+}
+#endif
+
+#ifdef CONFIG_X86_64
+/*
+ * The #GP decoding (the hint, the direction of a fault) takes the operand
+ * of a string instruction from rsi or rdi.  Only a legacy one-byte opcode
+ * is one: a VEX or EVEX prefix makes 0xa4-0xaf other instructions.
+ */
+static const struct {
+	const char *name;
+	u8 bytes[8];
+	bool string;
+} uk_string_insns[] = {
+	{ "rep movsb", { 0xf3, 0xa4 }, true },
+	{ "rep stosq", { 0xf3, 0x48, 0xab }, true },
+	{ "lodsb", { 0xac }, true },
+	{ "scasb", { 0xae }, true },
+	{ "insb", { 0x6c }, true },
+	{ "vfnmadd213ss (%rax),%xmm1,%xmm0", { 0xc4, 0xe2, 0x71, 0xaf, 0x00 }, false },
+	{ "vldmxcsr (%rax)", { 0xc5, 0xf8, 0xae, 0x10 }, false },
+	{ "vstmxcsr (%rax)", { 0xc5, 0xf8, 0xae, 0x18 }, false },
+	{ "clflush (%rax)", { 0x0f, 0xae, 0x38 }, false },
+	{ "mov (%rsi),%rax", { 0x48, 0x8b, 0x06 }, false },
+};
+
+static void uk_test_string_insn(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(uk_string_insns); i++) {
+		u8 buf[MAX_INSN_SIZE] = {};
+		struct insn insn;
+
+		memcpy(buf, uk_string_insns[i].bytes, sizeof(uk_string_insns[i].bytes));
+		KUNIT_ASSERT_EQ_MSG(test, insn_decode_kernel(&insn, buf), 0,
+				    "%s does not decode", uk_string_insns[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, insn_is_string(&insn),
+				    uk_string_insns[i].string, "%s",
+				    uk_string_insns[i].name);
+	}
+}
+#else
+static void uk_test_string_insn(struct kunit *test)
+{
+	kunit_skip(test, "x86-64 only");
 }
 #endif
 
@@ -906,7 +978,9 @@ static struct kunit_case uk_test_cases[] = {
 	KUNIT_CASE(uk_test_copy_kernel_operand),
 	KUNIT_CASE(uk_test_copy_kfence_operand),
 	KUNIT_CASE(uk_test_gp_undecoded),
+	KUNIT_CASE(uk_test_gp_segment),
 	KUNIT_CASE(uk_test_report_operands),
+	KUNIT_CASE(uk_test_string_insn),
 	KUNIT_CASE(uk_test_cmpxchg_pointer_once),
 	KUNIT_CASE(uk_test_matrix_each_cpu),
 	KUNIT_CASE(uk_test_report_lines),

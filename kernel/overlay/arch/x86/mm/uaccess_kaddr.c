@@ -45,16 +45,22 @@ static const unsigned int uk_leaf_how[] = {
 static unsigned int uk_gp_dir(struct pt_regs *regs, struct insn *insn,
 			      unsigned long addr)
 {
+	if (insn_is_string(insn)) {
+		switch (insn->opcode.bytes[0]) {
+		case 0xaa ... 0xab:	/* stos */
+			return UKADDR_DIR_TO_USER;
+		case 0xa4 ... 0xa5:	/* movs */
+			return addr == regs->si ? UKADDR_DIR_FROM_USER :
+						  UKADDR_DIR_TO_USER;
+		}
+		return 0;
+	}
 	switch (insn->opcode.bytes[0]) {
 	case 0x88 ... 0x89:	/* mov to memory */
 	case 0xc6 ... 0xc7:
-	case 0xaa ... 0xab:	/* stos */
 		return UKADDR_DIR_TO_USER;
 	case 0x8a ... 0x8b:	/* mov from memory */
 		return UKADDR_DIR_FROM_USER;
-	case 0xa4 ... 0xa5:	/* movs */
-		return addr == regs->si ? UKADDR_DIR_FROM_USER :
-					  UKADDR_DIR_TO_USER;
 	case 0x0f:
 		if (insn->opcode.bytes[1] == 0xb0 || insn->opcode.bytes[1] == 0xb1)
 			return UKADDR_DIR_BOTH;		/* cmpxchg */
@@ -92,6 +98,9 @@ bool uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
 
 	if (trapnr != X86_TRAP_PF && trapnr != X86_TRAP_GP)
 		return false;
+	/* A #GP with an error code is about a segment, not an address. */
+	if (trapnr == X86_TRAP_GP && error_code)
+		return false;
 	if (type == EX_TYPE_UACCESS_LEAF_RETRY)
 		return false;
 	if (type == EX_TYPE_UACCESS_CHECKED) {
@@ -120,7 +129,7 @@ bool uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
 
 	decoded = !copy_from_kernel_nofault(buf, (void *)regs->ip, sizeof(buf)) &&
 		  !insn_decode_kernel(&insn, buf);
-	if (!how && decoded) {
+	if (!how && decoded && insn_is_string(&insn)) {
 		switch (insn.opcode.bytes[0]) {
 		case 0xa4:	/* inline rep movsb: copy_user_generic() */
 		case 0xa5:
