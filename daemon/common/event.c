@@ -162,6 +162,8 @@ static const char *const uk_helper_names[][UK_NAMES_PER_VALUE] = {
 };
 
 static const char *const uk_direction_names[][UK_NAMES_PER_VALUE] = {
+	/* The one enum whose 0 is sent: a #GP not decoded. */
+	[UACCESS_KADDR_DIRECTION_UNKNOWN] = { "unknown" },
 	[UACCESS_KADDR_DIRECTION_FROM_USER] = { "from-user", "from user" },
 	[UACCESS_KADDR_DIRECTION_TO_USER] = { "to-user", "to user" },
 	[UACCESS_KADDR_DIRECTION_BOTH] = { "both", "from and to user" },

@@ -325,7 +325,7 @@ static void site_of_unknown_direction_is_listed(void **state)
 	s = uk_json_array_at(sites, 0);
 	assert_int_equal(uk_json_get_str(uk_json_object_get(s, "direction"),
 					 &str), 0);
-	assert_string_equal(str, "0");
+	assert_string_equal(str, "unknown");
 	assert_int_equal(uk_json_get_str(uk_json_object_get(s, "kind"), &str),
 			 0);
 	assert_string_equal(str, "gp");

@@ -1292,7 +1292,7 @@ static void unknown_direction_is_taken_not_malformed(void **state)
 	assert_int_equal(pl.malformed, 0);
 	assert_lost(0);
 	assert_string_equal(uk_rec_val(nth(MSGID, UK_MSGID_EVENT, 0),
-				       "UACCESS_DIRECTION"), "0");
+				       "UACCESS_DIRECTION"), "unknown");
 
 	memset(&ks, 0, sizeof(ks));
 	ks.site_id = 5;
