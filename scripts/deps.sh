@@ -5,7 +5,7 @@ set -eu
 
 PKGS="
 build-essential bc bison flex cpio kmod rsync xz-utils perl python3 python3-yaml python3-jsonschema python3-ply python3-git
-libelf-dev libssl-dev dwarves sparse git
+libelf-dev libssl-dev dwarves git
 linux-source-6.12
 qemu-system-x86 busybox-static
 pkg-config libnl-3-dev libnl-genl-3-dev libsystemd-dev libsmartcols-dev systemd
@@ -63,6 +63,7 @@ done
 
 if [ -z "$missing" ]; then
 	fetch_linux_73
+	"$top/scripts/sparse-fetch.sh"
 	exit 0
 fi
 
@@ -77,3 +78,4 @@ apt-get update -q
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing
 fetch_linux_73
+"$top/scripts/sparse-fetch.sh"

@@ -959,7 +959,8 @@ static void uk_test_fails_other_kunit_test(struct kunit *test)
 	kunit_init_test(&fake, "uk_fake", NULL);
 	WRITE_ONCE(uk_test_observer, NULL);
 	current->kunit_test = &fake;
-	uk_trigger_copy_from_user(ctx->bufs.kbuf, ctx->bufs.upage);
+	uk_trigger_copy_from_user((void __user *)ctx->bufs.kbuf,
+				  ctx->bufs.upage);
 	current->kunit_test = test;
 	WRITE_ONCE(uk_test_observer, uk_observe);
 	uk_flush_events();
