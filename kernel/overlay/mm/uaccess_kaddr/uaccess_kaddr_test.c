@@ -28,6 +28,7 @@
 #include <asm/extable_fixup_types.h>
 #include <asm/insn.h>
 #include <asm/insn-eval.h>
+#include <asm/trap_pf.h>
 #include <asm/trapnr.h>
 #endif
 
@@ -639,6 +640,70 @@ static void uk_test_gp_segment(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b.hits_gp, a.hits_gp);
 	KUNIT_EXPECT_EQ(test, ctx->nr_seen, 0);
 }
+
+/*
+ * A copy whose #GP is on its kernel operand (a corrupt kernel pointer, for
+ * KASAN to catch), while the user operand is a user address: no kernel
+ * address was handed to the helper.  The copy is a real one: rsi is the
+ * user page, rdi a non-canonical kernel-half destination.
+ */
+static void uk_test_copy_gp_kernel_operand(struct kunit *test)
+{
+	struct uk_test_ctx *ctx = test->priv;
+	void *dst = (void *)0xdead000000000100UL;
+	struct uk_status a, b;
+	unsigned long left;
+
+	uk_get_status(&a);
+	left = raw_copy_from_user(dst, ctx->bufs.upage, 8);
+	uk_flush_events();
+	uk_get_status(&b);
+	KUNIT_EXPECT_EQ(test, left, 8);
+	KUNIT_EXPECT_EQ(test, b.hits_gp, a.hits_gp);
+	KUNIT_EXPECT_EQ(test, ctx->nr_seen, 0);
+}
+
+#ifdef CONFIG_X86_64
+/*
+ * The fault of an out-of-line copy leaf, handed to the detector as the
+ * fixup would hand it, from a nop in this function: the stack the report
+ * would unwind is this one.
+ */
+static noinline void uk_copy_fault_at_nop(struct pt_regs *regs,
+					  unsigned long error_code,
+					  unsigned long addr)
+{
+	asm volatile("lea 1f(%%rip), %0\n\t"
+		     "mov %%rsp, %1\n\t"
+		     "1: nop"
+		     : "=r" (regs->ip), "=r" (regs->sp));
+	uaccess_kaddr_x86_fault(regs, X86_TRAP_PF, error_code, addr,
+				EX_TYPE_UACCESS_LEAF, EX_UACCESS_LEAF_COPY);
+}
+
+/*
+ * The user operand is told by bit 63, not TASK_SIZE_MAX: a copy that faults
+ * writing its kernel operand while reading a LAM-tagged user pointer (bits
+ * 57-62 set, ignored by the MMU under LAM) is not reported.
+ */
+static void uk_test_copy_kernel_operand_tagged(struct kunit *test)
+{
+	struct uk_test_ctx *ctx = test->priv;
+	unsigned long dst = (unsigned long)ctx->bufs.vbuf + PAGE_SIZE;
+	struct pt_regs regs = {};
+
+	regs.si = (unsigned long)ctx->bufs.upage | 0x7e00000000000000UL;
+	regs.di = dst;
+	uk_copy_fault_at_nop(&regs, X86_PF_WRITE, dst);
+	uk_flush_events();
+	KUNIT_EXPECT_EQ(test, ctx->nr_seen, 0);
+}
+#else
+static void uk_test_copy_kernel_operand_tagged(struct kunit *test)
+{
+	kunit_skip(test, "x86-64 only");
+}
+#endif
 #else
 static void uk_test_gp_undecoded(struct kunit *test)
 {
@@ -646,6 +711,16 @@ static void uk_test_gp_undecoded(struct kunit *test)
 }
 
 static void uk_test_gp_segment(struct kunit *test)
+{
+	kunit_skip(test, "x86 only");
+}
+
+static void uk_test_copy_gp_kernel_operand(struct kunit *test)
+{
+	kunit_skip(test, "x86 only");
+}
+
+static void uk_test_copy_kernel_operand_tagged(struct kunit *test)
 {
 	kunit_skip(test, "x86 only");
 }
@@ -980,6 +1055,8 @@ static struct kunit_case uk_test_cases[] = {
 	KUNIT_CASE(uk_test_copy_kfence_operand),
 	KUNIT_CASE(uk_test_gp_undecoded),
 	KUNIT_CASE(uk_test_gp_segment),
+	KUNIT_CASE(uk_test_copy_gp_kernel_operand),
+	KUNIT_CASE(uk_test_copy_kernel_operand_tagged),
 	KUNIT_CASE(uk_test_report_operands),
 	KUNIT_CASE(uk_test_string_insn),
 	KUNIT_CASE(uk_test_cmpxchg_pointer_once),
