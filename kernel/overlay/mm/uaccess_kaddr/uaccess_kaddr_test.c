@@ -542,6 +542,30 @@ static void uk_test_copy_kernel_operand(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->nr_seen, 0);
 }
 
+#ifdef CONFIG_X86_64
+/*
+ * The checksum and non-temporal copies also copy kernel to kernel; a fault
+ * on a kernel operand there (here the guard page after a vmalloc area) is
+ * no user access at all: not reported.
+ */
+static void uk_test_kernel_to_kernel_copies(struct kunit *test)
+{
+	struct uk_test_ctx *ctx = test->priv;
+	void *end = ctx->bufs.vbuf + PAGE_SIZE;
+
+	KUNIT_EXPECT_EQ(test, (__force u32)csum_partial_copy_nocheck(ctx->bufs.kbuf,
+								   end - 8, 16), 0);
+	KUNIT_EXPECT_GT(test, copy_to_nontemporal(end - 8, ctx->bufs.kbuf, 16), 0);
+	uk_flush_events();
+	KUNIT_EXPECT_EQ(test, ctx->nr_seen, 0);
+}
+#else
+static void uk_test_kernel_to_kernel_copies(struct kunit *test)
+{
+	kunit_skip(test, "x86-64 only");
+}
+#endif
+
 #ifdef CONFIG_KFENCE
 /* A KFENCE object that ends where its guard page begins. */
 static void *uk_kfence_alloc_before_guard(size_t size)
@@ -1052,6 +1076,7 @@ static struct kunit_case uk_test_cases[] = {
 	KUNIT_CASE(uk_test_same_address_two_sites),
 	KUNIT_CASE(uk_test_refused_writes),
 	KUNIT_CASE(uk_test_copy_kernel_operand),
+	KUNIT_CASE(uk_test_kernel_to_kernel_copies),
 	KUNIT_CASE(uk_test_copy_kfence_operand),
 	KUNIT_CASE(uk_test_gp_undecoded),
 	KUNIT_CASE(uk_test_gp_segment),
