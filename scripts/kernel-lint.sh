@@ -7,7 +7,9 @@
 #  - sparse (make C=2) on every new kernel source file, in the debug build
 #    of each line (build/kernel/debug, build/kernel/6.12-debug) that exists,
 #    with the sparse scripts/sparse-fetch.sh builds (Debian 12's is too old
-#    for 7.3).
+#    for 7.3);
+#  - upstream's Kconfig defaults: the detector alone does not refuse the
+#    access and does not add the netlink family.
 # FILE_PATH_CHANGES ("does MAINTAINERS need updating?") is ignored: each
 # patch that adds a file adds it to the MAINTAINERS entry.  So is
 # UNKNOWN_COMMIT_ID: the trees are release tarballs without history, where
@@ -85,3 +87,27 @@ if [ -z "$bad" ]; then
 else
 	echo "not ok - the detector's exports are EXPORT_SYMBOL_GPL # got$bad"
 fi
+
+# Upstream's defaults: a kernel that turns the detector on gets reports,
+# not refused accesses (CONFIG_DEBUG_UACCESS_KADDR_REFUSE) and not the
+# netlink family (CONFIG_DEBUG_UACCESS_KADDR_NETLINK); our fragments set
+# both.  Checked on x86_64_defconfig plus the detector, in each line's tree.
+for l in $KERNEL_LINES; do
+	kernel_line_set "$l"
+	tmp=$(mktemp -d)
+	make -s -C "$line_tree" O="$tmp" x86_64_defconfig >/dev/null 2>&1 &&
+		"$line_tree/scripts/config" --file "$tmp/.config" -e DEBUG_KERNEL -e JUMP_LABEL \
+			-e NET -e DEBUG_UACCESS_KADDR &&
+		make -s -C "$line_tree" O="$tmp" olddefconfig >/dev/null 2>&1
+	got=""
+	for sym in DEBUG_UACCESS_KADDR DEBUG_UACCESS_KADDR_REFUSE DEBUG_UACCESS_KADDR_NETLINK; do
+		v=$(sed -n "s/^CONFIG_$sym=//p" "$tmp/.config" 2>/dev/null)
+		got="$got $sym=${v:-n}"
+	done
+	rm -rf "$tmp"
+	if [ "$got" = " DEBUG_UACCESS_KADDR=y DEBUG_UACCESS_KADDR_REFUSE=n DEBUG_UACCESS_KADDR_NETLINK=n" ]; then
+		echo "ok - $line: the detector alone neither refuses nor adds the netlink family"
+	else
+		echo "not ok - $line: the detector alone neither refuses nor adds the netlink family # got$got"
+	fi
+done

@@ -52,9 +52,11 @@ EXPORT_SYMBOL_GPL(uaccess_kaddr_enabled);
 
 /*
  * uaccess_kaddr_access=allow: a pre-access hit is reported and the access
- * then goes ahead, for someone reproducing what a bug did.  Boot time only.
+ * then goes ahead, as it would without the detector.  Boot time only; the
+ * default is CONFIG_DEBUG_UACCESS_KADDR_REFUSE's.
  */
-bool uaccess_kaddr_allow_access __ro_after_init;
+bool uaccess_kaddr_allow_access __ro_after_init =
+	!IS_ENABLED(CONFIG_DEBUG_UACCESS_KADDR_REFUSE);
 EXPORT_SYMBOL_GPL(uaccess_kaddr_allow_access);
 
 /* Nesting of uaccess_kaddr_any_begin() on this CPU. */
