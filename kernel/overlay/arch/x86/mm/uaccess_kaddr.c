@@ -70,6 +70,15 @@ static unsigned int uk_gp_dir(struct pt_regs *regs, struct insn *insn,
 }
 
 /*
+ * Is @addr in the user half?  Bit 63 says, as the pre-access check tests
+ * it, not TASK_SIZE_MAX: a LAM-tagged user pointer lies above TASK_SIZE_MAX.
+ */
+static bool uk_user_half(unsigned long addr)
+{
+	return (long)addr >= 0;
+}
+
+/*
  * A copy between two registers' worth of memory (rep_movs_alternative,
  * inlined rep movsb) has a user and a kernel operand, %rsi and %rdi in
  * either order.  A #PF writes through %rdi and reads through %rsi; when
@@ -83,7 +92,20 @@ static bool uk_copy_kernel_operand(struct pt_regs *regs,
 {
 	unsigned long other = error_code & X86_PF_WRITE ? regs->si : regs->di;
 
-	return other < TASK_SIZE_MAX;
+	return uk_user_half(other);
+}
+
+/*
+ * The same for a #GP, which says neither direction nor operand: a #GP on a
+ * kernel-half address while one operand is in the user half was on the
+ * kernel operand (a corrupt kernel pointer, which KASAN checks), since a
+ * user-half operand that faults is the lower-half address itself.
+ */
+static bool uk_copy_gp_kernel_operand(struct pt_regs *regs,
+				      unsigned long addr)
+{
+	return !uk_user_half(addr) &&
+	       (uk_user_half(regs->si) || uk_user_half(regs->di));
 }
 
 bool uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
@@ -158,6 +180,10 @@ bool uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
 		 * When it could not, the user access still went to one: it is
 		 * reported at address 0 rather than lost.
 		 */
+		if (fault_addr && UACCESS_KADDR_HOW_HELPER(how) ==
+				  UKADDR_HELPER_COPY_USER_GENERIC &&
+		    uk_copy_gp_kernel_operand(regs, fault_addr))
+			return false;
 		if (decoded && fault_addr)
 			dir = uk_gp_dir(regs, &insn, fault_addr);
 		class = uaccess_kaddr_fault_class(fault_addr, fault_addr != 0);
