@@ -5,8 +5,11 @@
  * Called from the user-access fixups (only when the detector is on) with
  * the type and immediate of their exception table entry, which say all
  * that is known of the access without looking up a symbol:
- *  - EX_TYPE_UACCESS_CHECKED: a checked get_user()/put_user() leaf; it
- *    clamps or masks what it is given, so a fault there is bad input;
+ *  - EX_TYPE_UACCESS_CHECKED: a checked get_user()/put_user() leaf, which
+ *    clamps or masks what it is given, or a copy whose callers check or
+ *    mask the user pointer or copy kernel to kernel (the checksum and
+ *    non-temporal copies): a fault there is bad input, or on a kernel
+ *    operand, which KFENCE is handed when it guards it;
  *  - EX_TYPE_UACCESS_LEAF: an unchecked out-of-line leaf (the immediate
  *    says which); it has pushed nothing, so its caller is on top of the
  *    stack;
@@ -126,6 +129,8 @@ bool uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
 	if (type == EX_TYPE_UACCESS_LEAF_RETRY)
 		return false;
 	if (type == EX_TYPE_UACCESS_CHECKED) {
+		if (trapnr == X86_TRAP_PF && is_kfence_address((void *)fault_addr))
+			return true;
 		/* A #GP in a user access is a non-canonical address. */
 		if (trapnr == X86_TRAP_GP || fault_addr >= TASK_SIZE_MAX)
 			uaccess_kaddr_rejected();
