@@ -113,7 +113,7 @@ int uk_fleet_print(const struct uk_cli *cli, const struct uk_fleet *f,
 	if (r < 0 || cli->no_legend)
 		return r;
 	fprintf(cli->out, "\n%zu %s, %zu %s, %" PRIu64 " %s: %" PRIu64
-		" %s, %" PRIu64 " suppressed.\n",
+		" %s, %" PRIu64 " held back.\n",
 		f->n_machines, uk_cli_plural(f->n_machines, "machine", "machines"),
 		f->n_sites, uk_cli_plural(f->n_sites, "site", "sites"),
 		f->count, uk_cli_plural(f->count, "occurrence", "occurrences"),

@@ -272,7 +272,7 @@ for h in $machines; do
 done
 is "uk_site_0+0x1c/0x80 23" "$(awk '$1 == "(fleet)" && $8 == "uk_site_0+0x1c/0x80" { print $8, $2 }' "$tmp/top.txt")" \
 	"top: uk_site_0 over the fleet: 11 + 10 + 2 occurrences"
-is "3 machines, 6 sites, 85 occurrences: 61 events, 24 suppressed." "$(tail -n 1 "$tmp/top.txt")" \
+is "3 machines, 6 sites, 85 occurrences: 61 events, 24 held back." "$(tail -n 1 "$tmp/top.txt")" \
 	"top: the footer adds up the fleet"
 ctl top -D "$coll" -n 2 --no-legend
 is 8 "$(printf '%s\n' "$out" | wc -l)" "top -n 2: two sites of the fleet and of each machine"
