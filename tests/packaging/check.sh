@@ -231,6 +231,13 @@ check "the installed configuration and catalog are packaging/uaccessd.conf and u
 check "the unit is packaging/systemd/uaccessd.service, Type=notify, in /lib/systemd/system (Debian 12's dh_installsystemd)" \
 	bash -c 'cmp "$1/lib/systemd/system/uaccessd.service" packaging/systemd/uaccessd.service &&
 		grep -qx "Type=notify" "$1/lib/systemd/system/uaccessd.service"' _ "$work/deb/root"
+# The host runs Debian's own kernel, without the detector: systemd, reading
+# the unit's own condition, skips it there (tests/system checks the patched
+# kernel, where it holds).
+check "the unit's condition fails on this kernel without the detector (systemd-analyze condition)" \
+	bash -c 'cond=$(grep "^ConditionPathExists=" "$1") && [ -n "$cond" ] &&
+		[ ! -e /sys/module/uaccess_kaddr ] && ! systemd-analyze condition "$cond"' _ \
+	packaging/systemd/uaccessd.service
 check "postinst enables and starts (restarts on upgrade) uaccessd.service (dh_installsystemd)" \
 	bash -c 'grep -q "deb-systemd-helper enable '"'"'uaccessd.service'"'"'" "$1" &&
 		grep -q "deb-systemd-invoke \$_dh_action '"'"'uaccessd.service'"'"'" "$1" &&

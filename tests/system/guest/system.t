@@ -53,6 +53,8 @@ for u in $(systemctl --failed --no-legend --plain | awk '{ print $1 }'); do
 	journalctl -q -b -u "$u" -n 5 | sed 's/^/#   /'
 done
 check "uaccessd.service is enabled by the package" systemctl is-enabled uaccessd.service
+check "uaccessd.service's condition holds on the patched kernel (/sys/module/uaccess_kaddr)" \
+	bash -c '[ "$(systemctl show -p ConditionResult --value uaccessd)" = yes ]'
 check "uaccessd.service is active (Type=notify: READY=1 was sent)" \
 	bash -c '[ "$(systemctl show -p Type --value uaccessd)" = notify ] && systemctl is-active uaccessd'
 check "uaccessd's status text reached systemd (STATUS=)" \

@@ -39,6 +39,13 @@ want=$((before + 1))
 check "$([ -n "$before" ] && [ "$after" = "$want" ] && echo 0 || echo 1)" \
 	"debugfs stats: hits [precheck] $before -> $after in mode $mode" "want $want; $(tr '\n' '|' <"$stats")"
 check "$(grep -qx "mode: $mode" "$stats" && echo 0 || echo 1)" "debugfs stats: the mode" "$(head -n 1 "$stats")"
+# sysfs: the read-only parameter that tells user space the detector is
+# there (uaccessd's unit has a condition on it), with the same mode.
+param=/sys/module/uaccess_kaddr/parameters/mode
+check "$([ "$(cat "$param" 2>&1)" = "$mode" ] && echo 0 || echo 1)" \
+	"sysfs $param: the mode" "$(cat "$param" 2>&1)"
+check "$(echo report 2>/dev/null >"$param" && echo 1 || echo 0)" \
+	"sysfs $param: read-only" "a write succeeded"
 if [ "$mode" != off ]; then
 	check "$(grep -qE '^[0-9]+ [0-9]+ [0-9]+ precheck __get_user from user uk_trigger_get_user\+0x' \
 		/sys/kernel/debug/uaccess_kaddr/sites && echo 0 || echo 1)" \

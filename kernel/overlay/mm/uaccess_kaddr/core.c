@@ -24,6 +24,7 @@
 #include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/moduleparam.h>
 #include <linux/panic.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -32,6 +33,7 @@
 #include <linux/spinlock.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
@@ -40,6 +42,13 @@
 #include "uaccess_kaddr.h"
 
 static unsigned int uk_mode = UKADDR_MODE_REPORT;
+
+const char * const uk_mode_names[UKADDR_MODE_WARN + 1] = {
+	[UKADDR_MODE_OFF] = "off",
+	[UKADDR_MODE_COUNT] = "count",
+	[UKADDR_MODE_REPORT] = "report",
+	[UKADDR_MODE_WARN] = "warn",
+};
 static unsigned int uk_rl_interval_ms = 5000;
 /* The same in jiffies, for the hit path: set with uk_rl_interval_ms. */
 static unsigned long uk_rl_interval;
@@ -137,24 +146,45 @@ static DECLARE_WORK(uk_drain_work, uk_drain);
 
 static int __init uk_parse_mode(char *str)
 {
-	static const char * const names[] = {
-		[UKADDR_MODE_OFF] = "off",
-		[UKADDR_MODE_COUNT] = "count",
-		[UKADDR_MODE_REPORT] = "report",
-		[UKADDR_MODE_WARN] = "warn",
-	};
 	unsigned int i;
 
-	for (i = UKADDR_MODE_OFF; i < ARRAY_SIZE(names); i++) {
-		if (str && !strcmp(str, names[i])) {
+	for (i = UKADDR_MODE_OFF; i < ARRAY_SIZE(uk_mode_names); i++) {
+		if (str && !strcmp(str, uk_mode_names[i])) {
 			uk_mode = i;
 			return 0;
 		}
 	}
-	pr_err("unknown mode '%s', keeping '%s'\n", str ?: "", names[uk_mode]);
+	pr_err("unknown mode '%s', keeping '%s'\n", str ?: "",
+	       uk_mode_names[uk_mode]);
 	return 0;
 }
 early_param("uaccess_kaddr", uk_parse_mode);
+
+/*
+ * /sys/module/uaccess_kaddr/parameters/mode, read-only: the current mode,
+ * and by its presence the sign for user space (uaccessd's unit) that the
+ * kernel has the detector, netlink family or not.  The mode is chosen with
+ * uaccess_kaddr= at boot and changed with set-config or debugfs.
+ */
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "uaccess_kaddr."
+
+static int uk_param_mode_set(const char *val, const struct kernel_param *kp)
+{
+	pr_err("uaccess_kaddr.mode is read-only: boot with uaccess_kaddr=%s\n", val);
+	return -EPERM;
+}
+
+static int uk_param_mode_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", uk_mode_names[READ_ONCE(uk_mode)]);
+}
+
+static const struct kernel_param_ops uk_param_mode_ops = {
+	.set = uk_param_mode_set,
+	.get = uk_param_mode_get,
+};
+module_param_cb(mode, &uk_param_mode_ops, NULL, 0444);
 
 static int __init uk_parse_access(char *str)
 {

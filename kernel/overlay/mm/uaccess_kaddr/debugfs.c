@@ -11,13 +11,6 @@
 
 #include "uaccess_kaddr.h"
 
-static const char * const uk_mode_names[] = {
-	[UKADDR_MODE_OFF] = "off",
-	[UKADDR_MODE_COUNT] = "count",
-	[UKADDR_MODE_REPORT] = "report",
-	[UKADDR_MODE_WARN] = "warn",
-};
-
 static int uk_stats_show(struct seq_file *m, void *v)
 {
 	struct uk_status st;

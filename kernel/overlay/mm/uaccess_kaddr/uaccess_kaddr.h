@@ -127,6 +127,7 @@ struct uk_status {
 };
 
 /* core.c */
+extern const char * const uk_mode_names[UKADDR_MODE_WARN + 1];
 extern struct uk_site uk_sites[UK_SITES];
 void uk_get_status(struct uk_status *st);
 void uk_reset(struct uk_status *old);
