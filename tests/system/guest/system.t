@@ -112,6 +112,24 @@ check "uaccessctl top names the waitid site" \
 	bash -c 'uaccessctl --no-pager top | grep -q waitid'
 uaccessctl --no-pager top | sed 's/^/# /'
 
+# On a terminal (script(1) gives uaccessctl a pty of the size asked for):
+# the tables fit it, cutting the SITE column and dropping the times at 80.
+on_tty() {
+	cols=$1
+	shift
+	LC_ALL=C.UTF-8 script -qec "stty cols $cols rows 60; $*" /dev/null |
+		tr -d '\r' | sed 's/\x1b\[[0-9;]*m//g'
+}
+widest() { LC_ALL=C.UTF-8 wc -L; }
+for cols in 80 200; do
+	on_tty "$cols" uaccessctl --no-pager top >/tmp/top.$cols
+	sed "s/^/# top at $cols columns: /" /tmp/top.$cols
+	check "uaccessctl top on a $cols-column terminal: no line wider ($(widest </tmp/top.$cols))" \
+		bash -c "[ \$(LC_ALL=C.UTF-8 wc -L </tmp/top.$cols) -le $cols ] && grep -q waitid /tmp/top.$cols"
+done
+check "uaccessctl top on 200 columns shows FIRST and LAST, on 80 it leaves them out" \
+	bash -c 'head -n 1 /tmp/top.200 | grep -q "FIRST.*LAST" && ! head -n 1 /tmp/top.80 | grep -q FIRST'
+
 # systemctl restart: a new process, subscribed again, the counts kept.
 # COUNT and SITE of every site: uaccessd's first/last times are its own.
 site_counts() { uaccessctl --no-pager --no-legend sites | awk '{ print $1, $5 }' | sort; }
@@ -153,6 +171,10 @@ wait_for 20 running_again 0
 
 check "uaccessctl status: no loss at any layer (exit 0)" uaccessctl --no-pager status
 uaccessctl --no-pager status | sed 's/^/# /'
+on_tty 80 uaccessctl --no-pager status >/tmp/status.80
+sed 's/^/# status at 80 columns: /' /tmp/status.80
+check "uaccessctl status on an 80-column terminal: no line wider ($(widest </tmp/status.80))" \
+	bash -c '[ $(LC_ALL=C.UTF-8 wc -L </tmp/status.80) -le 80 ] && grep -q "Access:" /tmp/status.80'
 old=$(prop MainPID)
 check "systemctl reload: uaccessd re-reads its configuration" \
 	bash -c 'systemctl reload uaccessd && uaccessctl --json status | grep -q "\"reloads\":1,"'
