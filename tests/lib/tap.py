@@ -51,7 +51,7 @@ def cmd_count(suite, files):
     p, f, s, failures = count(lines)
     for d in failures:
         print(f'  FAIL {suite}: {d}')
-    record(suite, p, f, s)
+    record(suite, p, f, s, failures)
     print(f'{suite}: {p} passed, {f} failed, {s} skipped')
     return 1 if f else 0
 
@@ -61,20 +61,30 @@ def results_dir():
     return os.environ.get('RESULTS_DIR', os.path.join(top, 'build', 'results'))
 
 
-def record(suite, p, f, s):
+def record(suite, p, f, s, failures=()):
     d = results_dir()
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, suite), 'w') as fh:
         fh.write(f'{p} {f} {s}\n')
+        for desc in failures:
+            fh.write(desc.replace('\n', ' ') + '\n')
 
 
 def cmd_summary():
     d = results_dir()
     tp = tf = ts = 0
+    failed = []
     for name in sorted(os.listdir(d)) if os.path.isdir(d) else []:
         with open(os.path.join(d, name)) as fh:
-            p, f, s = (int(x) for x in fh.read().split())
+            first, *descs = fh.read().splitlines()
+        p, f, s = (int(x) for x in first.split())
         tp, tf, ts = tp + p, tf + f, ts + s
+        if f:
+            failed += [f'{name}: {x}' for x in descs] or [name]
+    # Every failure again, next to the total: a log read from its end
+    # (a CI page) shows them all.
+    for x in failed:
+        print(f'FAILED {x}')
     if tp + tf == 0:
         tf += 1
         print('no test ran', file=sys.stderr)
