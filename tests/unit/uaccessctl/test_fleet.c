@@ -565,7 +565,7 @@ static void table_of_one_machine_has_no_fleet_rows(void **state)
 	assert_int_equal(uk_fleet_finish(&f, UK_SORT_COUNT), 0);
 	text = capture(&f, 0, true);
 	assert_null(strstr(text, "(fleet)"));
-	assert_non_null(strstr(text, "\n1 machine, 1 site, 1 occurrence: 1 event, 0 suppressed.\n"));
+	assert_non_null(strstr(text, "\n1 machine, 1 site, 1 occurrence: 1 event, 0 held back.\n"));
 	free(text);
 	uk_fleet_release(&f);
 
