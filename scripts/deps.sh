@@ -8,7 +8,7 @@ build-essential bc bison flex cpio kmod rsync xz-utils perl python3 python3-yaml
 libelf-dev libssl-dev dwarves git
 linux-source-6.12
 qemu-system-x86 busybox-static
-pkg-config libnl-3-dev libnl-genl-3-dev libsystemd-dev libsmartcols-dev systemd
+pkg-config libnl-3-dev libnl-genl-3-dev libsystemd-dev libsmartcols-dev libjson-c-dev systemd
 libcmocka-dev clang libclang-rt-14-dev llvm clang-19 lld-19 llvm-19
 debhelper lintian fakeroot rpm debootstrap e2fsprogs systemd-journal-remote
 prometheus prometheus-node-exporter

@@ -209,10 +209,11 @@ check "uaccess-kaddr-patches.deb: exactly the two series (7.3, 6.12), cover lett
 field() {
 	dpkg-deb -f "$1" "$2"
 }
-check "uaccessd: Architecture $arch (linux-any), Depends from shlibs on libnl-genl-3-200, libsystemd0 and libsmartcols1" \
+check "uaccessd: Architecture $arch (linux-any), Depends from shlibs on libnl-genl-3-200, libsystemd0, libjson-c5 and libsmartcols1" \
 	bash -c '[ "$(dpkg-deb -f "$1" Architecture)" = "$2" ] &&
 		dpkg-deb -f "$1" Depends | grep -q "libnl-genl-3-200" &&
 		dpkg-deb -f "$1" Depends | grep -q "libsystemd0" &&
+		dpkg-deb -f "$1" Depends | grep -q "libjson-c5" &&
 		dpkg-deb -f "$1" Depends | grep -q "libsmartcols1"' _ "$deb_d" "$arch"
 check "uaccess-kaddr-patches: Architecture all, Multi-Arch foreign, depends on nothing but misc" \
 	bash -c '[ "$(dpkg-deb -f "$1" Architecture)" = all ] &&
@@ -394,11 +395,12 @@ check "uaccess-kaddr-patches.rpm has no scriptlet" \
 rpm -qp --requires "$rpm_d" >"$work/requires" 2>&1 || true
 rpm -qp --provides "$rpm_d" >"$work/provides" 2>&1 || true
 sed 's/^/# rpm --requires: /' "$work/requires"
-check "rpm --requires: libnl-3, libnl-genl-3, libsystemd, libsmartcols, libc, /bin/sh for the scriptlets, its own config(), nothing else" \
+check "rpm --requires: libnl-3, libnl-genl-3, libsystemd, libjson-c, libsmartcols, libc, /bin/sh for the scriptlets, its own config(), nothing else" \
 	bash -c 'grep -qx "libnl-genl-3.so.200()(64bit)" "$1" && grep -qx "libnl-3.so.200()(64bit)" "$1" &&
-		grep -qx "libsystemd.so.0()(64bit)" "$1" && grep -qx "libsmartcols.so.1()(64bit)" "$1" &&
+		grep -qx "libsystemd.so.0()(64bit)" "$1" && grep -qx "libjson-c.so.5()(64bit)" "$1" &&
+		grep -qx "libsmartcols.so.1()(64bit)" "$1" &&
 		grep -qx "/bin/sh" "$1" &&
-		! grep -v "^libc\.so\.6\|^libnl-3\.so\|^libnl-genl-3\.so\|^libsystemd\.so\.0\|^libsmartcols\.so\.1\|^rpmlib(\|^rtld(\|^/bin/sh$\|^config(uaccessd) = " "$1"' \
+		! grep -v "^libc\.so\.6\|^libnl-3\.so\|^libnl-genl-3\.so\|^libsystemd\.so\.0\|^libjson-c\.so\.5\|^libsmartcols\.so\.1\|^rpmlib(\|^rtld(\|^/bin/sh$\|^config(uaccessd) = " "$1"' \
 	_ "$work/requires"
 check "rpm --provides: uaccessd = $version-$rpm_release, uaccessd($rpm_arch-ish), config(uaccessd)" \
 	bash -c 'grep -qx "uaccessd = $2" "$1" && grep -q "^uaccessd(.*) = $2\$" "$1" &&
