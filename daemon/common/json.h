@@ -8,8 +8,9 @@
  * uk_json_finish() returns it.  Output is always valid JSON: strings are
  * escaped and invalid UTF-8 bytes become U+FFFD.
  *
- * The reader builds a tree of values from one JSON text; uaccessd parses
- * control requests with it and uaccessctl the replies.
+ * The reader (json_read.c, on json-c) builds a tree of values from one
+ * JSON text; uaccessd parses control requests with it and uaccessctl the
+ * replies.
  */
 #ifndef UK_JSON_H
 #define UK_JSON_H
@@ -64,6 +65,8 @@ void uk_json_u64(struct uk_json *j, uint64_t v);
 void uk_json_s64(struct uk_json *j, int64_t v);
 void uk_json_bool(struct uk_json *j, bool v);
 void uk_json_null(struct uk_json *j);
+/* A number token written as given: the caller checked its syntax. */
+void uk_json_number(struct uk_json *j, const char *s, size_t n);
 
 /* Key and value in one call. */
 void uk_json_kv_str(struct uk_json *j, const char *key, const char *s);
@@ -96,8 +99,10 @@ struct uk_json_value;
 /*
  * Parses exactly one JSON text of @len bytes (no NUL needed; a NUL byte
  * anywhere is an error, so is anything but whitespace after the value).
- * Returns 0 and the tree in *ret, or -EINVAL with "offset N: reason" in
- * @err, -E2BIG if @len exceeds UK_JSON_PARSE_MAX, -ENOMEM.
+ * An integer outside the 64-bit ranges, a NUL (\u0000) in an object key
+ * and a number that overflows a double are errors too.  Returns 0 and the
+ * tree in *ret, or -EINVAL with "offset N: reason" in @err, -E2BIG if
+ * @len exceeds UK_JSON_PARSE_MAX, -ENOMEM.
  */
 int uk_json_parse(const char *buf, size_t len, struct uk_json_value **ret,
 		  char *err, size_t errlen);
@@ -123,12 +128,16 @@ int uk_json_get_strn(const struct uk_json_value *v, const char **ret,
 		     size_t *len);
 
 /*
- * The member @key of an object (the last one if the key repeats), NULL if
- * absent or @v is not an object.
+ * The member @key of an object, NULL if absent or @v is not an object.  A
+ * repeated key is one member: its first place, its last value.
  */
 const struct uk_json_value *uk_json_object_get(const struct uk_json_value *v,
 					       const char *key);
-/* Members in input order; 0 / NULL when @v is not an object. */
+/*
+ * Members in input order; 0 / NULL when @v is not an object.  _at() walks
+ * the members from the first (json-c keeps them in a hash table and a
+ * list): fine for the few members of the protocol's objects.
+ */
 size_t uk_json_object_len(const struct uk_json_value *v);
 const struct uk_json_value *uk_json_object_at(const struct uk_json_value *v,
 					      size_t i, const char **key);
@@ -138,8 +147,8 @@ const struct uk_json_value *uk_json_array_at(const struct uk_json_value *v,
 					     size_t i);
 
 /*
- * Writes a parsed value with the writer (numbers as they were written in
- * the input, so nothing is lost).
+ * Writes a parsed value with the writer: fractions and exponents as they
+ * were written in the input, integers in their shortest form (-0 is 0).
  */
 void uk_json_value_write(struct uk_json *j, const struct uk_json_value *v);
 

@@ -147,7 +147,7 @@ NAME_HOMES = [
     ('uk_field_', ['daemon/common/fields.c']),
     ('uk_enum_', ['daemon/common/event.c']),
     ('uk_nl_', ['daemon/common/nl.c', 'daemon/common/nl.h']),
-    ('uk_json_', ['daemon/common/json.c']),
+    ('uk_json_', ['daemon/common/json.c', 'daemon/common/json_read.c']),
     ('uk_om_', ['daemon/common/openmetrics.c']),
     ('uk_metrics_', ['daemon/common/metrics.c', 'daemon/uaccessd/metrics.c']),
     ('uk_ctl_server_', ['daemon/uaccessd/control_server.c']),

@@ -566,16 +566,12 @@ static void reader_keeps_64bit_integers_exact(void **state)
 	assert_int_equal(uk_json_get_u64(v, &u), -ERANGE);
 	uk_json_value_free(v);
 
-	v = parse_ok("-9223372036854775809");
+	v = parse_ok("9223372036854775808");	/* json-c's uint64 */
 	assert_int_equal(uk_json_get_s64(v, &i), -ERANGE);
+	assert_int_equal(uk_json_get_u64(v, &u), 0);
+	assert_true(u == (uint64_t)INT64_MAX + 1);
 	assert_int_equal(uk_json_get_double(v, &d), 0);
-	assert_true(d < -9.2e18);
-	uk_json_value_free(v);
-
-	v = parse_ok("18446744073709551616");
-	assert_int_equal(uk_json_get_u64(v, &u), -ERANGE);
-	assert_int_equal(uk_json_get_double(v, &d), 0);
-	assert_true(d > 1.8e19);
+	assert_true(d > 9.2e18);
 	uk_json_value_free(v);
 
 	v = parse_ok("-0");
@@ -587,6 +583,32 @@ static void reader_keeps_64bit_integers_exact(void **state)
 	assert_int_equal(uk_json_get_u64(v, &u), -ERANGE);
 	assert_int_equal(uk_json_get_s64(v, &i), 0);
 	assert_int_equal(i, -1);
+	uk_json_value_free(v);
+}
+
+/*
+ * json-c would clamp these to UINT64_MAX and INT64_MIN; the old reader
+ * took them as numbers that only the double getter could read.
+ */
+static void reader_refuses_integers_beyond_64_bits(void **state)
+{
+	struct uk_json_value *v;
+	double d;
+
+	assert_parse_fails("18446744073709551616", 20,
+			   "offset 0: integer out of the 64-bit range");
+	assert_parse_fails("-9223372036854775809", 20, "64-bit range");
+	assert_parse_fails("[1,99999999999999999999999]", 27,
+			   "offset 3: integer out of the 64-bit range");
+	assert_parse_fails("{\"a\":{\"b\":-99999999999999999999}}", 33,
+			   "offset 10: integer out of the 64-bit range");
+
+	/* as a fraction it is a double; in a string it is no number */
+	v = parse_ok("[18446744073709551616.0, \"18446744073709551616\"]");
+	assert_int_equal(uk_json_get_double(uk_json_array_at(v, 0), &d), 0);
+	assert_true(d > 1.8e19);
+	assert_int_equal(uk_json_type(uk_json_array_at(v, 1)),
+			 UK_JSON_STRING);
 	uk_json_value_free(v);
 }
 
@@ -627,21 +649,26 @@ static void reader_rejects_malformed_numbers(void **state)
 		const char *text;
 		const char *reason;
 	} cases[] = {
-		{ "01", "trailing" },
-		{ "-", "invalid number" },
-		{ "-a", "invalid number" },
+		{ "01", "unexpected end of data" },
+		{ "[00]", "offset 1: leading zero" },
+		{ "-01", "offset 1: leading zero" },
+		{ "-", "unexpected end of data" },
+		{ "-a", "number expected" },
 		{ "+1", "unexpected character '+'" },
 		{ ".5", "unexpected character '.'" },
 		{ "1.", "digit expected after '.'" },
 		{ "1.e5", "digit expected after '.'" },
-		{ "1e", "digit expected in exponent" },
-		{ "1e+", "digit expected in exponent" },
+		{ "1e", "unexpected end of data" },
+		{ "1e+", "unexpected end of data" },
+		{ "[1e]", "number expected" },
 		{ "0x10", "trailing" },
 		{ "1e400", "out of range" },
 		{ "-1e400", "out of range" },
 		{ "NaN", "unexpected character 'N'" },
 		{ "Infinity", "unexpected character 'I'" },
-		{ "[1,-]", "invalid number" },
+		{ "-Infinity", "offset 1: invalid number" },
+		{ "[1,NaN]", "offset 3: unexpected character 'N'" },
+		{ "[1,-]", "number expected" },
 	};
 	size_t i;
 
@@ -687,13 +714,13 @@ static void reader_rejects_malformed_strings(void **state)
 		const char *text;
 		const char *reason;
 	} cases[] = {
-		{ "\"abc", "unterminated string" },
-		{ "\"abc\\\"", "unterminated string" },
-		{ "\"a\\", "unterminated string" },
-		{ "\"\\x\"", "invalid escape \\x" },
-		{ "\"\\U0041\"", "invalid escape \\U" },
-		{ "\"\\u12\"", "bad \\u escape" },
-		{ "\"\\u12G4\"", "bad \\u escape" },
+		{ "\"abc", "offset 4: unexpected end of data" },
+		{ "\"abc\\\"", "unexpected end of data" },
+		{ "\"a\\", "unexpected end of data" },
+		{ "\"\\x\"", "offset 2: invalid string sequence" },
+		{ "\"\\U0041\"", "invalid string sequence" },
+		{ "\"\\u12\"", "invalid string sequence" },
+		{ "\"\\u12G4\"", "invalid string sequence" },
 		{ "\"a\tb\"", "control character 0x09" },
 		{ "\"a\nb\"", "control character 0x0a" },
 		{ "\"\xff\"", "invalid UTF-8" },
@@ -749,19 +776,21 @@ static void reader_rejects_structural_errors(void **state)
 		{ "", "offset 0: unexpected end" },
 		{ " \n ", "offset 3: unexpected end" },
 		{ "[", "unexpected end" },
-		{ "[1", "expected ',' or ']'" },
-		{ "[1,]", "unexpected character ']'" },
-		{ "[1 2]", "expected ',' or ']'" },
-		{ "{", "expected a string key" },
-		{ "{\"a\"}", "expected ':'" },
+		{ "[1", "offset 2: unexpected end of data" },
+		{ "[1,]", "offset 3: unexpected character ']'" },
+		{ "[1 2]", "offset 3: array value separator ',' expected" },
+		{ "{", "unexpected end" },
+		{ "{\"a\"}", "separator ':' expected" },
 		{ "{\"a\":}", "unexpected character '}'" },
-		{ "{a:1}", "expected a string key" },
-		{ "{\"a\":1,}", "expected a string key" },
-		{ "{\"a\":1 \"b\":2}", "expected ',' or '}'" },
-		{ "{,}", "expected a string key" },
-		{ "tru", "invalid literal" },
-		{ "nul", "invalid literal" },
-		{ "True", "unexpected character 'T'" },
+		{ "{a:1}", "offset 1: quoted object property name expected" },
+		{ "{\"a\":1,}", "offset 7: unexpected character '}'" },
+		{ "{\"a\":1 \"b\":2}", "value separator ',' expected" },
+		{ "{,}", "quoted object property name expected" },
+		{ "tru", "offset 3: unexpected end of data" },
+		{ "nul", "unexpected end of data" },
+		{ "nope", "offset 1: null expected" },
+		{ "True", "offset 0: boolean expected" },
+		{ "/* c */ 1", "unexpected character '/'" },
 		{ "'a'", "unexpected character" },
 		{ "\xef\xbb\xbf{}", "unexpected byte 0xef" },
 		{ "\x01", "unexpected byte 0x01" },
@@ -799,19 +828,19 @@ static void reader_limits_nesting_to_32(void **state)
 	free(s);
 
 	s = nested(UK_JSON_PARSE_DEPTH + 1, "[", "]");
-	assert_parse_fails(s, strlen(s), "offset 32: nesting deeper than 32");
+	assert_parse_fails(s, strlen(s), "offset 32: nesting too deep");
 	free(s);
 
 	/* a deep input is refused without deep recursion */
 	s = nested(100000, "[", "]");
-	assert_parse_fails(s, strlen(s), "nesting deeper");
+	assert_parse_fails(s, strlen(s), "nesting too deep");
 	free(s);
 
 	/* objects count the same */
 	s = strdup("{\"a\":{\"a\":{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]"
 		   "]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}}");
 	assert_non_null(s);
-	assert_parse_fails(s, strlen(s), "nesting deeper");
+	assert_parse_fails(s, strlen(s), "nesting too deep");
 	free(s);
 }
 
@@ -832,6 +861,7 @@ static void reader_refuses_input_over_the_size_limit(void **state)
 	free(big);
 }
 
+/* json-c keeps one member per key: the first place, the last value */
 static void reader_duplicate_keys_last_wins(void **state)
 {
 	struct uk_json_value *v;
@@ -841,11 +871,14 @@ static void reader_duplicate_keys_last_wins(void **state)
 	v = parse_ok("{\"a\":1,\"b\":2,\"a\":3}");
 	assert_int_equal(uk_json_get_u64(uk_json_object_get(v, "a"), &u), 0);
 	assert_int_equal(u, 3);
-	assert_int_equal(uk_json_object_len(v), 3);
-	assert_non_null(uk_json_object_at(v, 0, &key));
+	assert_int_equal(uk_json_object_len(v), 2);
+	assert_int_equal(uk_json_get_u64(uk_json_object_at(v, 0, &key), &u),
+			 0);
 	assert_string_equal(key, "a");
+	assert_int_equal(u, 3);
 	assert_non_null(uk_json_object_at(v, 1, &key));
 	assert_string_equal(key, "b");
+	assert_null(uk_json_object_at(v, 2, &key));
 	uk_json_value_free(v);
 }
 
@@ -853,10 +886,26 @@ static void reader_object_lookup_compares_whole_keys(void **state)
 {
 	struct uk_json_value *v;
 
-	v = parse_ok("{\"ab\":1,\"a\\u0000b\":2}");
+	v = parse_ok("{\"ab\":1,\"a\\\\u0000b\":2}");
 	assert_null(uk_json_object_get(v, "a"));
 	assert_null(uk_json_object_get(v, "abc"));
 	assert_non_null(uk_json_object_get(v, "ab"));
+	assert_non_null(uk_json_object_get(v, "a\\u0000b"));
+	uk_json_value_free(v);
+}
+
+/* json-c cuts a key at its NUL: "a\u0000b" would be the key "a" */
+static void reader_refuses_nul_in_keys(void **state)
+{
+	struct uk_json_value *v;
+
+	assert_parse_fails("{\"ab\":1,\"a\\u0000b\":2}", 21,
+			   "offset 8: NUL (\\u0000) in an object key");
+	assert_parse_fails("[{\"\\u0000\" : 1}]", 16, "in an object key");
+
+	/* in a value it stays */
+	v = parse_ok("{\"a\":\"\\u0000\"}");
+	assert_non_null(uk_json_object_get(v, "a"));
 	uk_json_value_free(v);
 }
 
@@ -874,6 +923,7 @@ static void reader_accessors_handle_wrong_containers(void **state)
 	assert_null(uk_json_object_get(v, "x"));
 	assert_int_equal(uk_json_object_len(v), 0);
 	assert_null(uk_json_object_at(v, 0, NULL));
+	assert_null(uk_json_array_at(uk_json_array_at(v, 2), 0));
 	assert_int_equal(uk_json_array_len(uk_json_array_at(v, 0)), 0);
 	assert_int_equal(uk_json_type(uk_json_object_get(
 				uk_json_array_at(v, 2), "x")), UK_JSON_ARRAY);
@@ -902,6 +952,7 @@ static void reader_typed_getters_reject_other_types(void **state)
 	a = uk_json_object_get(v, "a");
 	o = uk_json_object_get(v, "o");
 	assert_non_null(z);
+	assert_int_equal(uk_json_type(z), UK_JSON_NULL);
 
 	assert_int_equal(uk_json_get_u64(s, &u), -EINVAL);
 	assert_int_equal(uk_json_get_s64(b, &i), -EINVAL);
@@ -947,11 +998,13 @@ static void reader_parses_without_terminating_nul(void **state)
 
 static void value_write_reproduces_the_parsed_text(void **state)
 {
-	const char *in = " { \"a\" : [ 1.50e3 , -0 , 18446744073709551616 ,"
-			 " \"x\\u0000\\n\" ] , \"b\" : { } , \"c\" : null ,"
+	const char *in = " { \"a\" : [ 1.50e3 , -0 , 18446744073709551615 ,"
+			 " -9223372036854775808, \"x\\u0000\\n\" ] ,"
+			 " \"b\" : { } , \"c\" : null ,"
 			 " \"d\":true, \"e\\\"\" : \"\\u00e9\" } ";
-	const char *want = "{\"a\":[1.50e3,-0,18446744073709551616,"
-			   "\"x\\u0000\\u000a\"],\"b\":{},\"c\":null,"
+	const char *want = "{\"a\":[1.50e3,0,18446744073709551615,"
+			   "-9223372036854775808,\"x\\u0000\\u000a\"],"
+			   "\"b\":{},\"c\":null,"
 			   "\"d\":true,\"e\\\"\":\"\xc3\xa9\"}";
 	struct uk_json_value *v;
 	struct uk_json j;
@@ -990,6 +1043,7 @@ int main(void)
 		cmocka_unit_test(fields_writes_enum_names_and_numbers_for_unknown),
 		cmocka_unit_test(reader_parses_scalars),
 		cmocka_unit_test(reader_keeps_64bit_integers_exact),
+		cmocka_unit_test(reader_refuses_integers_beyond_64_bits),
 		cmocka_unit_test(reader_parses_fractions_as_double_not_integer),
 		cmocka_unit_test(reader_rejects_malformed_numbers),
 		cmocka_unit_test(reader_decodes_all_string_escapes),
@@ -1003,6 +1057,7 @@ int main(void)
 		cmocka_unit_test(reader_refuses_input_over_the_size_limit),
 		cmocka_unit_test(reader_duplicate_keys_last_wins),
 		cmocka_unit_test(reader_object_lookup_compares_whole_keys),
+		cmocka_unit_test(reader_refuses_nul_in_keys),
 		cmocka_unit_test(reader_accessors_handle_wrong_containers),
 		cmocka_unit_test(reader_typed_getters_reject_other_types),
 		cmocka_unit_test(reader_error_names_the_offset),

@@ -153,7 +153,7 @@ static void ctl_replies_checked(void **state)
 		int ret;
 		const char *why;
 	} cases[] = {
-		{ "nope", -EPROTO, "uaccessd's reply is not JSON: offset 0: " },
+		{ "nope", -EPROTO, "uaccessd's reply is not JSON: offset 1: " },
 		{ "{}", -EPROTO, "uaccessd's reply has no \"ok\"" },
 		{ "{\"ok\":1}", -EPROTO, "uaccessd's reply has no \"ok\"" },
 		{ "{\"ok\":false,\"error\":\"busy\",\"errno\":16}", -EBUSY,

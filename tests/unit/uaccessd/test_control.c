@@ -449,8 +449,6 @@ static void known_keys_of_wrong_type_are_refused(void **state)
 		{ "{\"cmd\":\"sites\",\"limit\":1.5}", "\"limit\" must be" },
 		{ "{\"cmd\":\"sites\",\"limit\":true}", "\"limit\" must be" },
 		{ "{\"cmd\":\"sites\",\"limit\":1e2}", "\"limit\" must be" },
-		{ "{\"cmd\":\"sites\",\"limit\":99999999999999999999}",
-		  "\"limit\" must be" },
 		{ "{\"cmd\":\"sites\",\"sort\":5}", "\"sort\" must be one of" },
 		{ "{\"cmd\":\"sites\",\"sort\":\"size\"}",
 		  "\"sort\" must be one of" },
@@ -471,7 +469,7 @@ static void garbage_gets_a_well_formed_error_reply(void **state)
 		size_t len;
 		const char *msg;
 	} cases[] = {
-		{ "", 0, "invalid JSON: offset 0: unexpected end of input" },
+		{ "", 0, "invalid JSON: offset 0: unexpected end of data" },
 		{ "\n", 1, "invalid JSON: offset 0" },
 		{ "garbage", 7, "invalid JSON: offset 0: unexpected character" },
 		{ "{\"cmd\":\"status\"", 15, "invalid JSON: offset 15" },
@@ -479,6 +477,9 @@ static void garbage_gets_a_well_formed_error_reply(void **state)
 		{ "{\"cmd\":\"status\"}{}", 18, "trailing" },
 		{ "{\"cmd\":\"st\0atus\"}", 17, "offset 10: NUL byte" },
 		{ "{\"cmd\":\"\xff\"}", 11, "invalid UTF-8" },
+		/* json-c would clamp it: the reader refuses it */
+		{ "{\"cmd\":\"sites\",\"limit\":99999999999999999999}", 44,
+		  "offset 23: integer out of the 64-bit range" },
 		{ "[\"status\"]", 10, "must be a JSON object" },
 		{ "\"status\"", 8, "must be a JSON object" },
 		{ "null", 4, "must be a JSON object" },
