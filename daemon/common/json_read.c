@@ -6,7 +6,9 @@
  * NaN and Infinity; control characters, invalid UTF-8 and lone
  * surrogates in strings, which become U+FFFD; and a \u0000 in a key,
  * where json-c cuts the key.  It runs on text json-c accepted, so the
- * strings are terminated and their escapes well formed.
+ * strings are terminated and their escapes well formed.  It also counts
+ * the nesting: json-c counts a scalar inside the deepest container as one
+ * level more, so its limit is one above ours.
  */
 #include <errno.h>
 #include <math.h>
@@ -104,7 +106,7 @@ static int check_u_escape(struct parser *p, size_t *q)
 {
 	const unsigned char *s = p->s;
 	size_t at = *q;
-	uint32_t hi, lo;
+	uint32_t hi, lo, cp;
 
 	hi = hex4(s + at + 2);
 	if (hi >= 0xdc00 && hi <= 0xdfff)
@@ -117,7 +119,12 @@ static int check_u_escape(struct parser *p, size_t *q)
 	if (lo < 0xdc00 || lo > 0xdfff)
 		return fail(p, at, "lone high surrogate \\u%04x", hi);
 	*q = at + 12;
-	return 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00);
+	cp = 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00);
+	/* json-c 0.16 takes these for surrogates too: U+1D800 is U+FFFD */
+	if ((cp & 0xf800) == 0xd800)
+		return fail(p, at, "U+%X as \\u%04x\\u%04x, which json-c garbles",
+			    cp, hi, lo);
+	return cp;
 }
 
 /* The string whose opening quote is at *pos; *pos goes to its last quote. */
@@ -200,11 +207,17 @@ static int check_number(struct parser *p, size_t *pos)
 
 static int check_text(struct parser *p)
 {
+	unsigned int depth = 0;
 	size_t i;
 	int r = 0;
 
 	for (i = 0; i < p->len && r == 0; i++) {
-		if (p->s[i] == '"')
+		if (p->s[i] == '[' || p->s[i] == '{') {
+			if (++depth > UK_JSON_PARSE_DEPTH)
+				r = fail(p, i, "nesting too deep");
+		} else if (p->s[i] == ']' || p->s[i] == '}') {
+			depth--;
+		} else if (p->s[i] == '"')
 			r = check_string(p, &i);
 		else if (p->s[i] == '-' || is_digit(p->s[i]))
 			r = check_number(p, &i);
@@ -252,7 +265,7 @@ int uk_json_parse(const char *buf, size_t len, struct uk_json_value **ret,
 	if (nul)
 		return fail(&p, nul - buf, "NUL byte");
 
-	tok = json_tokener_new_ex(UK_JSON_PARSE_DEPTH);
+	tok = json_tokener_new_ex(UK_JSON_PARSE_DEPTH + 1);
 	if (!tok)
 		return -ENOMEM;
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |

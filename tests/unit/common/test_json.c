@@ -708,6 +708,25 @@ static void reader_rejects_lone_surrogates(void **state)
 	assert_parse_fails("\"a\\udfff\\ud800\"", 15, "lone low surrogate");
 }
 
+/*
+ * json-c 0.16 turns a pair that decodes to U+xD800..U+xDFFF above the BMP
+ * into U+FFFD: refused rather than changed.  As UTF-8 they pass.
+ */
+static void reader_refuses_pairs_json_c_garbles(void **state)
+{
+	struct uk_json_value *v;
+	const char *s;
+
+	assert_parse_fails("\"\\ud836\\udc00\"", 14,
+			   "offset 1: U+1D800 as \\ud836\\udc00, which json-c");
+	assert_parse_fails("[\"a\\udbf7\\udfff\"]", 17, "U+10DFFF as");
+
+	v = parse_ok("\"\xf0\x9d\xa0\x80\\udbff\\udfff\"");
+	assert_int_equal(uk_json_get_str(v, &s), 0);
+	assert_string_equal(s, "\xf0\x9d\xa0\x80\xf4\x8f\xbf\xbf");
+	uk_json_value_free(v);
+}
+
 static void reader_rejects_malformed_strings(void **state)
 {
 	static const struct {
@@ -829,6 +848,15 @@ static void reader_limits_nesting_to_32(void **state)
 
 	s = nested(UK_JSON_PARSE_DEPTH + 1, "[", "]");
 	assert_parse_fails(s, strlen(s), "offset 32: nesting too deep");
+	free(s);
+
+	/* a scalar in the deepest is no level (json-c counts it as one) */
+	s = strdup("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]"
+		   "]]]]]");
+	assert_non_null(s);
+	assert_int_equal(strspn(s, "["), UK_JSON_PARSE_DEPTH);
+	v = parse_ok(s);
+	uk_json_value_free(v);
 	free(s);
 
 	/* a deep input is refused without deep recursion */
@@ -1048,6 +1076,7 @@ int main(void)
 		cmocka_unit_test(reader_rejects_malformed_numbers),
 		cmocka_unit_test(reader_decodes_all_string_escapes),
 		cmocka_unit_test(reader_rejects_lone_surrogates),
+		cmocka_unit_test(reader_refuses_pairs_json_c_garbles),
 		cmocka_unit_test(reader_rejects_malformed_strings),
 		cmocka_unit_test(reader_keeps_escaped_nul_but_str_getter_refuses),
 		cmocka_unit_test(reader_rejects_nul_byte_with_offset),
