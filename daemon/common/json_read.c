@@ -3,7 +3,7 @@
  * The JSON reader of json.h: json-c parses, check_text() refuses what
  * json-c's strict mode lets through (measured on json-c 0.16): integers
  * beyond 64 bits, which it clamps without a word; leading zeros; "1.";
- * NaN and Infinity; control characters, invalid UTF-8 and lone
+ * NaN, Infinity and 1e400; control characters, invalid UTF-8 and lone
  * surrogates in strings, which become U+FFFD; and a \u0000 in a key,
  * where json-c cuts the key.  It runs on text json-c accepted, so the
  * strings are terminated and their escapes well formed.  It also counts
@@ -11,6 +11,7 @@
  * level more, so its limit is one above ours.
  */
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,7 +21,6 @@
 #include <json-c/json_object.h>
 #include <json-c/json_object_iterator.h>
 #include <json-c/json_tokener.h>
-#include <json-c/json_visit.h>
 
 #include "json.h"
 #include "utf8.h"
@@ -58,6 +58,7 @@ struct parser {
 	size_t len;
 	char *err;
 	size_t errlen;
+	locale_t c_locale;	/* for strtod_l(), made on first use */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -75,6 +76,13 @@ static int fail(struct parser *p, size_t off, const char *fmt, ...)
 		va_end(ap);
 	}
 	return -EINVAL;
+}
+
+static int oom(struct parser *p, size_t off)
+{
+	if (p->err && p->errlen)
+		snprintf(p->err, p->errlen, "offset %zu: out of memory", off);
+	return -ENOMEM;
 }
 
 static bool is_digit(unsigned char c)
@@ -161,6 +169,24 @@ static int check_string(struct parser *p, size_t *pos)
 	return 0;
 }
 
+/* A fraction or exponent too large for a double (json-c makes it inf). */
+static int check_double(struct parser *p, size_t at, size_t n)
+{
+	char *s;
+	double d;
+
+	if (!p->c_locale)
+		p->c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	s = strndup((const char *)p->s + at, n);
+	if (!s || !p->c_locale) {
+		free(s);
+		return oom(p, at);
+	}
+	d = strtod_l(s, NULL, p->c_locale);
+	free(s);
+	return isinf(d) ? fail(p, at, "number out of range") : 0;
+}
+
 /* The number starting at *pos; *pos goes to its last byte. */
 static int check_number(struct parser *p, size_t *pos)
 {
@@ -202,7 +228,7 @@ static int check_number(struct parser *p, size_t *pos)
 	if (integral && overflow)
 		return fail(p, start, "integer out of the 64-bit range");
 	*pos = q - 1;
-	return 0;
+	return integral ? 0 : check_double(p, start, q - start);
 }
 
 static int check_text(struct parser *p)
@@ -225,16 +251,6 @@ static int check_text(struct parser *p)
 			r = fail(p, i, "unexpected character '%c'", p->s[i]);
 	}
 	return r;
-}
-
-static int refuse_inf(struct json_object *o, int flags,
-		      struct json_object *up, const char *key, size_t *index,
-		      void *arg)
-{
-	if (json_object_is_type(o, json_type_double) &&
-	    !isfinite(json_object_get_double(o)))
-		return JSON_C_VISIT_RETURN_ERROR;
-	return JSON_C_VISIT_RETURN_CONTINUE;
 }
 
 int uk_json_parse(const char *buf, size_t len, struct uk_json_value **ret,
@@ -267,7 +283,7 @@ int uk_json_parse(const char *buf, size_t len, struct uk_json_value **ret,
 
 	tok = json_tokener_new_ex(UK_JSON_PARSE_DEPTH + 1);
 	if (!tok)
-		return -ENOMEM;
+		return oom(&p, 0);
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
 			       JSON_TOKENER_ALLOW_TRAILING_CHARS);
 	o = json_tokener_parse_ex(tok, buf, len);
@@ -294,11 +310,8 @@ int uk_json_parse(const char *buf, size_t len, struct uk_json_value **ret,
 			 "trailing characters after the value");
 	else
 		r = check_text(&p);
-	if (r == 0 && o && json_c_visit(o, 0, refuse_inf, NULL) < 0) {
-		if (err && errlen)
-			snprintf(err, errlen, "number out of range");
-		r = -EINVAL;
-	}
+	if (p.c_locale)
+		freelocale(p.c_locale);
 	if (r < 0) {
 		json_object_put(o);
 		return r;

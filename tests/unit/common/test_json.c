@@ -662,8 +662,11 @@ static void reader_rejects_malformed_numbers(void **state)
 		{ "1e+", "unexpected end of data" },
 		{ "[1e]", "number expected" },
 		{ "0x10", "trailing" },
-		{ "1e400", "out of range" },
+		{ "1e400", "offset 0: number out of range" },
 		{ "-1e400", "out of range" },
+		{ "[1,1.8e308]", "offset 3: number out of range" },
+		/* refused though json-c drops it for the later "a" */
+		{ "{\"a\":1e400,\"a\":1}", "offset 5: number out of range" },
 		{ "NaN", "unexpected character 'N'" },
 		{ "Infinity", "unexpected character 'I'" },
 		{ "-Infinity", "offset 1: invalid number" },
