@@ -130,7 +130,8 @@ static int check_u_escape(struct parser *p, size_t *q)
 	cp = 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00);
 	/* json-c 0.16 takes these for surrogates too: U+1D800 is U+FFFD */
 	if ((cp & 0xf800) == 0xd800)
-		return fail(p, at, "U+%X as \\u%04x\\u%04x, which json-c garbles",
+		return fail(p, at,
+			    "U+%X as \\u%04x\\u%04x, which json-c garbles",
 			    cp, hi, lo);
 	return cp;
 }
@@ -243,12 +244,13 @@ static int check_text(struct parser *p)
 				r = fail(p, i, "nesting too deep");
 		} else if (p->s[i] == ']' || p->s[i] == '}') {
 			depth--;
-		} else if (p->s[i] == '"')
+		} else if (p->s[i] == '"') {
 			r = check_string(p, &i);
-		else if (p->s[i] == '-' || is_digit(p->s[i]))
+		} else if (p->s[i] == '-' || is_digit(p->s[i])) {
 			r = check_number(p, &i);
-		else if (p->s[i] == 'N' || p->s[i] == 'I')
+		} else if (p->s[i] == 'N' || p->s[i] == 'I') {
 			r = fail(p, i, "unexpected character '%c'", p->s[i]);
+		}
 	}
 	return r;
 }
