@@ -9,7 +9,7 @@ set -euo pipefail
 dir=${1:?usage: rootfs.sh DIR}
 suite=bookworm
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-include=systemd,systemd-sysv,udev,util-linux,libnl-3-200,libnl-genl-3-200,kmod
+include=systemd,systemd-sysv,udev,util-linux,libnl-3-200,libnl-genl-3-200,libjson-c5,kmod
 stamp="$suite $mirror $include v1"
 
 if [ -f "$dir/.stamp" ] && [ "$(cat "$dir/.stamp")" = "$stamp" ]; then
