@@ -23,6 +23,8 @@ LINUX_73_VERSION=7.3.4-1~bpo13+1
 top=$(cd "$(dirname "$0")/.." && pwd)
 src_dir=$top/build/src
 tarball_73=$src_dir/linux-source-7.3.tar.xz
+# shellcheck source=scripts/apt-private.sh
+. "$top/scripts/apt-private.sh"
 
 fetch_linux_73() {
 	[ -f "$tarball_73" ] && return 0
@@ -31,20 +33,15 @@ fetch_linux_73() {
 		return 1
 	fi
 	apt_dir=$src_dir/apt
-	rm -rf "$apt_dir"
-	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
-	echo 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie-backports main' \
-		>"$apt_dir/sources.list"
-	set -- -o Dir::Etc::SourceList="$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null \
-		-o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache" \
-		-o Debug::NoLocking=1 -q
+	apt_private_setup "$apt_dir" \
+		'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie-backports main'
 	echo "deps.sh: fetching linux-source-7.3 ($LINUX_73_VERSION) from trixie-backports"
-	apt-get "$@" update >/dev/null
+	apt_private "$apt_dir" update >/dev/null
 	(
 		cd "$apt_dir"
-		if ! apt-get "$@" download "linux-source-7.3=$LINUX_73_VERSION" 2>/dev/null; then
+		if ! apt_private "$apt_dir" download "linux-source-7.3=$LINUX_73_VERSION" 2>/dev/null; then
 			echo "deps.sh: warning: linux-source-7.3 $LINUX_73_VERSION is no longer in the archive; taking its newest 7.3" >&2
-			apt-get "$@" download linux-source-7.3
+			apt_private "$apt_dir" download linux-source-7.3
 		fi
 	) 2>&1 | grep -v 'unsandboxed as root' >&2 || true
 	deb=$(ls "$apt_dir"/linux-source-7.3_*.deb 2>/dev/null | head -n 1)

@@ -22,21 +22,20 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 
+# shellcheck source=scripts/apt-private.sh
+. "$top/scripts/apt-private.sh"
 work=$tools/sparse-src
 rm -rf "$work"
-mkdir -p "$work/apt/lists/partial" "$work/apt/cache/archives/partial" "$tools/bin"
-echo 'deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian sid main' \
-	>"$work/apt/sources.list"
-set -- -o Dir::Etc::SourceList="$work/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null \
-	-o Dir::State::Lists="$work/apt/lists" -o Dir::Cache="$work/apt/cache" \
-	-o Debug::NoLocking=1 -q
+mkdir -p "$work" "$tools/bin"
+apt_private_setup "$work/apt" \
+	'deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian sid main'
 echo "sparse-fetch.sh: fetching sparse $SPARSE_VERSION's source from sid"
-apt-get "$@" update >/dev/null
+apt_private "$work/apt" update >/dev/null
 (
 	cd "$work"
-	if ! apt-get "$@" source --download-only "sparse=$SPARSE_VERSION" >/dev/null 2>&1; then
+	if ! apt_private "$work/apt" source --download-only "sparse=$SPARSE_VERSION" >/dev/null 2>&1; then
 		echo "sparse-fetch.sh: warning: sparse $SPARSE_VERSION is no longer in sid; taking its newest" >&2
-		apt-get "$@" source --download-only sparse >/dev/null
+		apt_private "$work/apt" source --download-only sparse >/dev/null
 	fi
 ) 2>&1 | grep -v 'unsandboxed as root' >&2 || true
 orig=$(ls "$work"/sparse_*.orig.tar.* 2>/dev/null | head -n 1)
