@@ -58,21 +58,16 @@ for p in $PKGS; do
 	fi
 done
 
-if [ -z "$missing" ]; then
-	fetch_linux_73
-	"$top/scripts/sparse-fetch.sh"
-	exit 0
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "deps.sh: missing packages:$missing; run as root to install them" >&2
+		exit 1
+	fi
+	echo "deps.sh: installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing
 fi
-
-if [ "$(id -u)" != 0 ]; then
-	echo "deps.sh: missing packages:$missing; run as root to install them" >&2
-	exit 1
-fi
-
-echo "deps.sh: installing:$missing"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-# shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $missing
 fetch_linux_73
 "$top/scripts/sparse-fetch.sh"

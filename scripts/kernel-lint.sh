@@ -55,7 +55,7 @@ mm/uaccess_kaddr/debugfs.o mm/uaccess_kaddr/netlink.o mm/uaccess_kaddr/uaccess_k
 arch/x86/mm/uaccess_kaddr.o lib/test_uaccess_kaddr.o arch/x86/mm/extable.o
 arch/x86/kernel/traps.o"
 sparse=$top/build/tools/bin/sparse
-[ -x "$sparse" ] || "$top/scripts/sparse-fetch.sh" >&2 || echo "not ok - sparse-fetch.sh"
+"$top/scripts/sparse-fetch.sh" >&2 || echo "not ok - sparse-fetch.sh"
 for variant in debug 6.12-debug; do
 	[ -f "$top/build/kernel/$variant/vmlinux" ] || continue
 	kernel_line_set "$(kernel_line_of "$variant")"
