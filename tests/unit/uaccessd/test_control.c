@@ -493,6 +493,25 @@ static void garbage_gets_a_well_formed_error_reply(void **state)
 			     cases[i].msg);
 }
 
+/*
+ * What any local user may send costs at most one bounded parse: a request
+ * nested past the reader's limit is refused with an error reply, not
+ * parsed deeper.
+ */
+static void request_nested_too_deep_gets_an_error_reply(void **state)
+{
+	char req[UK_CTL_REQUEST_MAX];
+	size_t n = 0, i;
+
+	n += snprintf(req, sizeof(req), "{\"cmd\":");
+	for (i = 0; i < UK_JSON_PARSE_DEPTH; i++)
+		req[n++] = '[';
+	for (i = 0; i < UK_JSON_PARSE_DEPTH; i++)
+		req[n++] = ']';
+	req[n++] = '}';
+	expect_error(req, n, EINVAL, NULL, "nesting too deep");
+}
+
 static void unknown_command_with_odd_bytes_still_gives_valid_json(void **state)
 {
 	/* quotes, control characters and a long name in the message */
@@ -1946,6 +1965,7 @@ int main(void)
 		cmocka_unit_test(unknown_keys_are_ignored),
 		cmocka_unit_test(known_keys_of_wrong_type_are_refused),
 		cmocka_unit_test(garbage_gets_a_well_formed_error_reply),
+		cmocka_unit_test(request_nested_too_deep_gets_an_error_reply),
 		cmocka_unit_test(unknown_command_with_odd_bytes_still_gives_valid_json),
 		cmocka_unit_test(request_of_4096_bytes_with_newline_is_the_limit),
 		cmocka_unit_test(request_over_4096_bytes_is_refused),
