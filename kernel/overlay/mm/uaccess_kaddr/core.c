@@ -9,8 +9,9 @@
  * code holding any lock.  It therefore never sleeps, never allocates, takes
  * no lock that an NMI could interrupt, touches per-CPU data only with
  * preemption disabled, and refuses to nest more than UK_MAX_NESTING deep on
- * one CPU.  Detailed events are copied into preallocated per-CPU buffers;
- * an NMI's event is classified by the irq_work that follows it; all are
+ * one CPU.  Detailed events, with what their address reaches (object.c),
+ * are copied into preallocated per-CPU buffers; an NMI's event is
+ * classified and described by the irq_work that follows it; all are
  * printed (report.c) and sent to the telemetry layer from process context
  * by uk_drain_work.
  */
@@ -361,6 +362,9 @@ static void uk_fill_event(struct uk_event *ev, struct uk_site *s,
 	strscpy(ev->comm, t->comm, sizeof(ev->comm));
 	ev->stack_hash = uk_fill_stack(ev, regs);
 	WRITE_ONCE(s->stack_hash, ev->stack_hash);
+	/* An NMI's event is described by uk_irq_work(), once classified. */
+	if (!in_nmi())
+		uk_snapshot_object(ev);
 }
 
 /* Queue @ev on this CPU; false if the buffer is full. Interrupts are off. */
@@ -407,6 +411,7 @@ static void uk_irq_work(struct irq_work *work)
 
 		if (!ev->addr_class || ev->addr_class == UK_CLASS_LATER)
 			ev->addr_class = uk_classify(ev->addr, ev->size);
+		uk_snapshot_object(ev);
 		uk_notify_kunit(ev);
 		if (!uk_queue_event(q, ev)) {
 			uk_event_unsent();

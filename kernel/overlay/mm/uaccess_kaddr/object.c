@@ -3,13 +3,16 @@
  * What memory a bogus "user" pointer reaches, for the report of a mapped
  * kernel address: the slab object (cache, start, offset), the vmalloc
  * area, the stack of the task that made the access, a variable, or a page;
- * on a KASAN kernel, KASAN's own description with its allocation and free
- * stacks, and whether KASAN considers the bytes accessible: a redzone or a
- * freed object makes the bug a heap overflow or a use-after-free as well.
+ * on a KASAN kernel, whether KASAN considers the bytes accessible: a
+ * redzone or a freed object makes the bug a heap overflow or a
+ * use-after-free as well.
  *
- * Looked up from the drain work, after the hit: the pre-access check
- * refused the access, but the object may have been freed or reused since.
- * Best effort, and the report says so.
+ * Taken at the hit, as KASAN takes its own at the faulting access: the
+ * report is printed later, by the drain work, when the object may have
+ * been freed or reused, and its slab or cache may be gone (the cache's
+ * name is copied).  Only what needs process context is looked up then,
+ * and the report says so: a vmalloc area's bounds and owner (its lookup
+ * takes a lock), the allocation and free stacks, KASAN's description.
  */
 
 #include <linux/kasan.h>
@@ -24,16 +27,18 @@
 #include "../slab.h"
 #include "uaccess_kaddr.h"
 
-static void uk_describe_slab(const void *p, struct uk_object *obj)
+static void uk_snapshot_slab(const void *p, struct uk_object *obj)
 {
 	struct slab *slab = virt_to_slab(p);
 	struct kmem_cache *s;
 
-	if (!slab || !slab->slab_cache)
+	if (!slab)
 		return;
-	s = slab->slab_cache;
+	s = READ_ONCE(slab->slab_cache);
+	if (!s)
+		return;
 	obj->region = UK_REGION_SLAB;
-	obj->cache = s->name;
+	strscpy(obj->cache, s->name, sizeof(obj->cache));
 	obj->kfence = is_kfence_address(p);
 	if (obj->kfence) {
 		obj->start = (unsigned long)kfence_object_start(p);
@@ -46,16 +51,19 @@ static void uk_describe_slab(const void *p, struct uk_object *obj)
 }
 
 /**
- * uk_describe_object - look up what the address of an event reaches
- * @ev: the event
- * @obj: filled in; region UK_REGION_NONE unless @ev's address is mapped
+ * uk_snapshot_object - what the address of an event reaches, at the hit
+ * @ev: the event, its address classified; @ev->obj is filled in, region
+ *	UK_REGION_NONE unless the address is mapped
  *
- * Process context.
+ * Reads struct slab, struct page and KASAN's shadow, takes no lock.  Any
+ * context but NMI: an NMI's event is classified, then described, by the
+ * irq_work that follows it on the same CPU.
  */
-void uk_describe_object(const struct uk_event *ev, struct uk_object *obj)
+void uk_snapshot_object(struct uk_event *ev)
 {
+	struct uk_object *obj = &ev->obj;
 	const void *p = (const void *)ev->addr;
-	struct vm_struct *vm;
+	const void *bad;
 
 	memset(obj, 0, sizeof(*obj));
 	if (ev->addr_class != UKADDR_CLASS_KERNEL_MAPPED)
@@ -66,15 +74,9 @@ void uk_describe_object(const struct uk_event *ev, struct uk_object *obj)
 	} else if (is_kernel(ev->addr) || is_module_address(ev->addr)) {
 		obj->region = UK_REGION_IMAGE;
 	} else if (is_vmalloc_addr(p)) {
-		vm = find_vm_area(p);
-		if (vm) {
-			obj->region = UK_REGION_VMALLOC;
-			obj->start = (unsigned long)vm->addr;
-			obj->size = get_vm_area_size(vm);
-			obj->caller = vm->caller;
-		}
+		obj->region = UK_REGION_VMALLOC;
 	} else if (virt_addr_valid(p)) {
-		uk_describe_slab(p, obj);
+		uk_snapshot_slab(p, obj);
 		if (obj->region == UK_REGION_NONE) {
 			struct folio *folio = virt_to_folio(p);
 
@@ -83,6 +85,8 @@ void uk_describe_object(const struct uk_event *ev, struct uk_object *obj)
 			obj->size = folio_size(folio);
 		}
 	}
+	obj->kasan_bug = kasan_access_bug_type(p, ev->size ?: 1, &bad);
+	obj->kasan_bad = (unsigned long)bad;
 }
 
 static void uk_print_slab(const struct uk_event *ev,
@@ -100,46 +104,64 @@ static void uk_print_slab(const struct uk_event *ev,
 		pr_err("The address is located %lu bytes to the right of the %lu-byte region [0x%lx, 0x%lx)\n",
 		       offset - obj->size, obj->size, obj->start,
 		       obj->start + obj->size);
-	if (obj->store_user) {
-		pr_err("The slab allocator recorded:");
+}
+
+static void uk_print_vmalloc(const struct uk_event *ev, struct uk_object *obj)
+{
+	struct vm_struct *vm = find_vm_area((void *)ev->addr);
+
+	if (!vm) {
+		pr_err("The address is in the vmalloc space; no area holds it now\n");
+		return;
+	}
+	obj->start = (unsigned long)vm->addr;
+	obj->size = get_vm_area_size(vm);
+	obj->caller = vm->caller;
+	pr_err("The address belongs to the %lu-byte vmalloc area [0x%lx, 0x%lx) allocated at %pS (looked up after the hit)\n",
+	       obj->size, obj->start, obj->start + obj->size, obj->caller);
+}
+
+/* What only process context can look up, after the hit. */
+static void uk_print_later(const struct uk_event *ev,
+			   const struct uk_object *obj)
+{
+	if (IS_ENABLED(CONFIG_KASAN)) {
+		pr_err("\n");
+		pr_err("KASAN's description, made after the hit (the memory may have been freed or reused since):\n");
+		kasan_describe_address((void *)ev->addr, ev->size ?: 1);
+		return;
+	}
+	if (obj->region == UK_REGION_SLAB && obj->store_user) {
+		pr_err("The slab allocator's record, read after the hit:");
 		kmem_dump_obj((void *)ev->addr);
-	} else {
+	} else if (obj->region == UK_REGION_SLAB) {
 		pr_err("(no allocation stack recorded: boot with slab_debug=U,%s for it)\n",
 		       obj->cache);
+	} else if (obj->region == UK_REGION_PAGE) {
+		dump_page(virt_to_page((void *)ev->addr),
+			  "uaccess-kaddr, after the hit");
 	}
 }
 
 /**
- * uk_print_object - print what uk_describe_object() found, inside a report
+ * uk_print_object - print what an event's address reached, inside a report
  * @ev: the event
- * @obj: what uk_describe_object() found for it; on a KASAN kernel, KASAN's
- *	 verdict is added
+ * @obj: a copy of @ev->obj, completed with what is looked up now
+ *
+ * Process context (the drain work).
  */
 void uk_print_object(const struct uk_event *ev, struct uk_object *obj)
 {
 	if (ev->addr_class != UKADDR_CLASS_KERNEL_MAPPED)
 		return;
 	pr_err("\n");
-	pr_err("Memory at the address, looked up after the hit (it may have been freed or reused since):\n");
-
-	if (obj->region == UK_REGION_TASK_STACK)
-		pr_err("The address is on the stack of the task that made the access (%s/%d)\n",
-		       ev->comm, ev->pid);
-
-	if (IS_ENABLED(CONFIG_KASAN)) {
-		const void *bad;
-
-		obj->kasan_bug = kasan_describe_address((void *)ev->addr,
-							ev->size ?: 1, &bad);
-		if (obj->kasan_bug)
-			pr_err("Shadow memory: byte 0x%lx of the range is not accessible (%s): the bug is a %s as well\n",
-			       (unsigned long)bad, obj->kasan_bug, obj->kasan_bug);
-		else
-			pr_err("Shadow memory: every byte of the range is accessible\n");
-		return;
-	}
+	pr_err("Memory at the address when it was hit:\n");
 
 	switch (obj->region) {
+	case UK_REGION_TASK_STACK:
+		pr_err("The address is on the stack of the task that made the access (%s/%d)\n",
+		       ev->comm, ev->pid);
+		break;
 	case UK_REGION_IMAGE:
 		pr_err("The address belongs to the kernel or module image:\n");
 		pr_err(" %pS\n", (void *)ev->addr);
@@ -148,19 +170,22 @@ void uk_print_object(const struct uk_event *ev, struct uk_object *obj)
 		uk_print_slab(ev, obj);
 		break;
 	case UK_REGION_VMALLOC:
-		pr_err("The address belongs to the %lu-byte vmalloc area [0x%lx, 0x%lx) allocated at %pS\n",
-		       obj->size, obj->start, obj->start + obj->size,
-		       obj->caller);
+		uk_print_vmalloc(ev, obj);
 		break;
 	case UK_REGION_PAGE:
-		pr_err("The address belongs to the page allocator's %lu-byte block at 0x%lx:\n",
+		pr_err("The address belongs to the page allocator's %lu-byte block at 0x%lx\n",
 		       obj->size, obj->start);
-		dump_page(virt_to_page((void *)ev->addr), "uaccess-kaddr");
-		break;
-	case UK_REGION_TASK_STACK:
 		break;
 	default:
 		pr_err("(no owner found)\n");
 		break;
 	}
+	if (IS_ENABLED(CONFIG_KASAN)) {
+		if (obj->kasan_bug)
+			pr_err("Shadow memory: byte 0x%lx of the range is not accessible (%s): the bug is a %s as well\n",
+			       obj->kasan_bad, obj->kasan_bug, obj->kasan_bug);
+		else
+			pr_err("Shadow memory: every byte of the range is accessible\n");
+	}
+	uk_print_later(ev, obj);
 }

@@ -19,7 +19,7 @@
  * a NULL pointer, and the reader of the log of a debug kernel needs it.
  *
  * Printed from the drain work, in process context, whatever context the
- * hit came from: only there may the object be looked up.
+ * hit came from: the event holds what the hit path recorded (object.c).
  */
 
 #include <linux/kernel.h>
@@ -189,12 +189,11 @@ void (*uk_test_report_observer)(const struct uk_event *ev,
  */
 void uk_print_report(const struct uk_event *ev)
 {
-	struct uk_object obj;
+	struct uk_object obj = ev->obj;
 	char line[192];
 
 	if (ev->quiet)
 		return;
-	uk_describe_object(ev, &obj);
 	pr_err(UK_RULER "\n");
 	uk_format_title(line, sizeof(line), ev);
 	pr_err("BUG: %s\n", line);

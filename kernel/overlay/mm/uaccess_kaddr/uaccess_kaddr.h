@@ -76,6 +76,35 @@ struct uk_site {
 	char last_comm[TASK_COMM_LEN];
 };
 
+/* What the address of an event reaches (object.c). */
+enum uk_region {
+	UK_REGION_NONE,		/* not mapped, or nothing found */
+	UK_REGION_SLAB,
+	UK_REGION_VMALLOC,
+	UK_REGION_TASK_STACK,	/* of the task that made the access */
+	UK_REGION_IMAGE,	/* kernel or module text or data */
+	UK_REGION_PAGE,		/* page allocator memory, not slab */
+};
+
+#define UK_CACHE_NAME_LEN	32
+
+/*
+ * Taken at the hit, but for @caller and a vmalloc area's bounds, which
+ * only process context can look up: the report is printed later, and the
+ * memory may have been freed or reused by then.
+ */
+struct uk_object {
+	u8 region;		/* enum uk_region */
+	bool kfence;		/* UK_REGION_SLAB: a KFENCE object */
+	bool store_user;	/* UK_REGION_SLAB: stacks recorded (slab_debug=U) */
+	unsigned long start;
+	unsigned long size;
+	const char *kasan_bug;	/* KASAN's bug type if not all accessible */
+	unsigned long kasan_bad; /* the first byte KASAN found inaccessible */
+	const void *caller;	/* UK_REGION_VMALLOC: who allocated it */
+	char cache[UK_CACHE_NAME_LEN];	/* UK_REGION_SLAB: copied, see object.c */
+};
+
 /* One detailed event, recorded in the hit context and sent from a work. */
 struct uk_event {
 	u64 seq;
@@ -105,6 +134,7 @@ struct uk_event {
 	char comm[TASK_COMM_LEN];
 	unsigned int nr_frames;
 	unsigned long frames[UK_STACK_DEPTH];
+	struct uk_object obj;	/* what @addr reaches: addr_class mapped */
 };
 
 struct uk_status {
@@ -143,28 +173,7 @@ extern void (*uk_test_observer)(const struct uk_event *ev);
 extern bool uk_test_quiet;
 int uk_nesting_total(void);
 
-/* What the address of a report reaches (object.c). */
-enum uk_region {
-	UK_REGION_NONE,		/* not mapped, or nothing found */
-	UK_REGION_SLAB,
-	UK_REGION_VMALLOC,
-	UK_REGION_TASK_STACK,	/* of the task that made the access */
-	UK_REGION_IMAGE,	/* kernel or module text or data */
-	UK_REGION_PAGE,		/* page allocator memory, not slab */
-};
-
-struct uk_object {
-	enum uk_region region;
-	unsigned long start;
-	unsigned long size;
-	const char *cache;	/* UK_REGION_SLAB */
-	bool kfence;		/* UK_REGION_SLAB: a KFENCE object */
-	bool store_user;	/* UK_REGION_SLAB: stacks recorded (slab_debug=U) */
-	const void *caller;	/* UK_REGION_VMALLOC: who allocated it */
-	const char *kasan_bug;	/* KASAN's bug type if not all accessible */
-};
-
-void uk_describe_object(const struct uk_event *ev, struct uk_object *obj);
+void uk_snapshot_object(struct uk_event *ev);
 void uk_print_object(const struct uk_event *ev, struct uk_object *obj);
 
 /* report.c: process context, from the drain work. */

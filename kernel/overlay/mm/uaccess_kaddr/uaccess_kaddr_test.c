@@ -956,7 +956,6 @@ static void uk_test_object_kmalloc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, obj->region, UK_REGION_SLAB);
 	KUNIT_EXPECT_EQ(test, obj->start, (unsigned long)p);
 	KUNIT_EXPECT_GE(test, obj->size, 64);
-	KUNIT_ASSERT_NOT_NULL(test, obj->cache);
 	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(obj->cache, "kmalloc-"),
 			      "cache %s", obj->cache);
 	KUNIT_EXPECT_NULL(test, obj->kasan_bug);
@@ -998,6 +997,64 @@ static void uk_test_object_redzone(struct kunit *test)
 	/* The 13 bytes themselves are fine, to the byte. */
 	obj = uk_describe_hit(test, p + 12, 1);
 	KUNIT_EXPECT_NULL(test, obj->kasan_bug);
+}
+
+/*
+ * A hit at @offset into @p with interrupts off, then @p freed before the
+ * drain work can run: the irq_work that queues the drain runs only once
+ * interrupts are back on, so the report is printed after the kfree().
+ */
+static const struct uk_object *uk_describe_hit_then_free(struct kunit *test,
+							 char *p,
+							 size_t offset,
+							 size_t size)
+{
+	struct uk_test_ctx *ctx = test->priv;
+	unsigned long flags;
+
+	uk_flush_events();
+	WRITE_ONCE(uk_test_quiet, false);
+	ctx->nr_seen = 0;
+	ctx->nr_reports = 0;
+	local_irq_save(flags);
+	__uaccess_kaddr_precheck((const void __user *)(p + offset), size,
+				 UACCESS_KADDR_GET_USER);
+	kfree(p);
+	local_irq_restore(flags);
+	uk_flush_events();
+	WRITE_ONCE(uk_test_quiet, true);
+	KUNIT_EXPECT_EQ(test, ctx->nr_reports, 1);
+	KUNIT_EXPECT_EQ(test, ctx->report_ev.addr, (unsigned long)(p + offset));
+	return &ctx->report_obj;
+}
+
+/*
+ * The report describes the memory as it was at the hit, not as the drain
+ * work finds it: an object freed after the hit was live when it was hit,
+ * and a large kmalloc() block keeps its bounds once its pages are freed.
+ */
+static void uk_test_object_freed_after_hit(struct kunit *test)
+{
+	char *p = kmalloc(64, GFP_KERNEL);
+	char *big = kmalloc(4 * PAGE_SIZE, GFP_KERNEL);
+	const struct uk_object *obj;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_NOT_NULL(test, big);
+	obj = uk_describe_hit_then_free(test, p, 0, 8);
+	KUNIT_EXPECT_EQ(test, obj->region, UK_REGION_SLAB);
+	KUNIT_EXPECT_EQ(test, obj->start, (unsigned long)p);
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(obj->cache, "kmalloc-"),
+			      "cache %s", obj->cache);
+	KUNIT_EXPECT_NULL_MSG(test, obj->kasan_bug, "KASAN says %s at the hit",
+			      obj->kasan_bug);
+
+	obj = uk_describe_hit_then_free(test, big, PAGE_SIZE, 8);
+	KUNIT_EXPECT_EQ(test, obj->region, UK_REGION_PAGE);
+	KUNIT_EXPECT_EQ(test, obj->start, (unsigned long)big);
+	KUNIT_EXPECT_EQ(test, obj->size, 4 * PAGE_SIZE);
+	KUNIT_EXPECT_NULL_MSG(test, obj->kasan_bug, "KASAN says %s at the hit",
+			      obj->kasan_bug);
 }
 
 /* The stack of the task that made the access. */
@@ -1094,6 +1151,7 @@ static struct kunit_case uk_test_cases[] = {
 	KUNIT_CASE(uk_test_object_kmalloc),
 	KUNIT_CASE(uk_test_object_freed),
 	KUNIT_CASE(uk_test_object_redzone),
+	KUNIT_CASE(uk_test_object_freed_after_hit),
 	KUNIT_CASE(uk_test_object_stack),
 	KUNIT_CASE(uk_test_object_global),
 	KUNIT_CASE(uk_test_object_vmalloc),
