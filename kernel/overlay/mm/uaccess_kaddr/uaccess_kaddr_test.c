@@ -709,6 +709,54 @@ static noinline void uk_copy_fault_at_nop(struct pt_regs *regs,
 				EX_TYPE_UACCESS_LEAF, EX_UACCESS_LEAF_COPY);
 }
 
+static noinline int uk_masked_read(const u64 __user *up, unsigned long idx)
+{
+	u64 v;
+
+	up = masked_user_access_begin(up);
+	unsafe_get_user(v, up + idx, efault);
+	user_read_access_end();
+	return 0;
+efault:
+	user_read_access_end();
+	return -EFAULT;
+}
+
+/*
+ * masked_user_access_begin() turns a kernel pointer into the guard page
+ * below the kernel half, for dense accesses from the start: a fault in the
+ * guard page is bad input, counted as rejected.  An access a page or more
+ * past the masked pointer breaks that contract (with an offset that the
+ * user chose, it could reach the kernel half) and is reported, as the #GP
+ * of a non-canonical address, with either paging.
+ */
+static void uk_test_masked_pointer_offset(struct kunit *test)
+{
+	struct uk_test_ctx *ctx = test->priv;
+	const u64 __user *up = (const u64 __user *)ctx->bufs.kbuf;
+	unsigned long far = 2 * PAGE_SIZE / sizeof(u64);
+	struct uk_status a, b;
+
+	if (!can_do_masked_user_access())
+		kunit_skip(test, "no address masking");
+	ctx->nr_seen = 0;
+	uk_get_status(&a);
+	KUNIT_EXPECT_EQ(test, uk_masked_read(up, PAGE_SIZE / sizeof(u64) - 1),
+			-EFAULT);
+	uk_flush_events();
+	uk_get_status(&b);
+	KUNIT_EXPECT_EQ(test, ctx->nr_seen, 0);
+	KUNIT_EXPECT_EQ(test, b.rejected - a.rejected, 1);
+
+	KUNIT_EXPECT_EQ(test, uk_masked_read(up, far), -EFAULT);
+	uk_flush_events();
+	KUNIT_ASSERT_EQ(test, ctx->nr_seen, 1);
+	KUNIT_EXPECT_EQ(test, ctx->seen[0].kind, UKADDR_KIND_GP);
+	KUNIT_EXPECT_EQ(test, ctx->seen[0].addr_class, UKADDR_CLASS_NONCANONICAL);
+	KUNIT_EXPECT_EQ(test, ctx->seen[0].addr,
+			(unsigned long)mask_user_address(up) + far * sizeof(u64));
+}
+
 /*
  * The user operand is told by bit 63, not TASK_SIZE_MAX: a copy that faults
  * writing its kernel operand while reading a LAM-tagged user pointer (bits
@@ -1143,6 +1191,7 @@ static struct kunit_case uk_test_cases[] = {
 	KUNIT_CASE(uk_test_gp_segment),
 	KUNIT_CASE(uk_test_copy_gp_kernel_operand),
 	KUNIT_CASE(uk_test_copy_kernel_operand_tagged),
+	KUNIT_CASE(uk_test_masked_pointer_offset),
 	KUNIT_CASE(uk_test_report_operands),
 	KUNIT_CASE(uk_test_string_insn),
 	KUNIT_CASE(uk_test_cmpxchg_pointer_once),
