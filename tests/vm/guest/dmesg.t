@@ -52,6 +52,23 @@ if [ "$mode" != off ]; then
 		"debugfs sites: the site of the hit" "$(tail -n 3 /sys/kernel/debug/uaccess_kaddr/sites | tr '\n' '|')"
 fi
 sed 's/^/# /' "$stats"
+# The site table and event buffers are allocated when the detector is
+# first on: at boot in every mode but off; booted off, not before the KUnit
+# suite switches it on (and never without the suite).
+bytes=$(sed -n 's/^buffers: \([0-9]*\) bytes$/\1/p' "$stats")
+boot_log=$(sed 's/^[^;]*;//' /tmp/kmsg.txt)
+alloc_at=$(echo "$boot_log" | grep -n 'uaccess_kaddr: [0-9]* bytes of site table and event buffers allocated$' | cut -d: -f1)
+suite_at=$(echo "$boot_log" | grep -n '# Subtest: uaccess_kaddr$' | head -n 1 | cut -d: -f1)
+if [ "$mode" = off ] && [ -z "$suite_at" ]; then
+	ok=$([ -z "$alloc_at" ] && [ "$bytes" = 0 ] && echo 0 || echo 1)
+elif [ "$mode" = off ]; then
+	ok=$([ -n "$alloc_at" ] && [ "$alloc_at" -gt "$suite_at" ] && [ "${bytes:-0}" -gt 0 ] && echo 0 || echo 1)
+else
+	ok=$([ -n "$alloc_at" ] && { [ -z "$suite_at" ] || [ "$alloc_at" -lt "$suite_at" ]; } &&
+		[ "${bytes:-0}" -gt 0 ] && echo 0 || echo 1)
+fi
+check "$ok" "buffers allocated when first on (mode $mode: ${bytes:-?} bytes)" \
+	"allocation at log line ${alloc_at:-none}, KUnit suite at ${suite_at:-none}"
 # Its report, printed later by a work item, must not run into the next test.
 case "$mode" in report|warn) wait_reports 1 ;; esac
 

@@ -30,6 +30,7 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched/task_stack.h>
+#include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/spinlock.h>
 #include <linux/stacktrace.h>
@@ -92,7 +93,14 @@ void uaccess_kaddr_any_end(void)
 	this_cpu_dec(uaccess_kaddr_any);
 }
 
-struct uk_site uk_sites[UK_SITES];
+/*
+ * The site table and the event buffers are allocated when the detector is
+ * first switched on (uk_alloc_buffers()), at boot or later: a kernel
+ * booted with uaccess_kaddr=off spends no memory on them.  Never freed.
+ */
+static struct uk_site *uk_sites;
+static struct uk_event *uk_batch;
+static size_t uk_buffer_bytes;
 
 static atomic64_t uk_hits[UKADDR_KIND_PRECHECK + 1];
 static atomic64_t uk_rejected;
@@ -108,6 +116,7 @@ static atomic_t uk_sites_used;
 #define UK_MAX_PROBES		64
 #define UK_MAX_NESTING		4	/* task, softirq, hardirq, NMI */
 #define UK_NMI_SLOTS		4
+#define UK_BATCH_LEN		(UK_QUEUE_LEN * 4)
 
 /*
  * An address class that only the page tables can tell (a kernel address,
@@ -116,7 +125,7 @@ static atomic_t uk_sites_used;
 #define UK_CLASS_LATER		0xff
 
 /*
- * Per-CPU event buffers.  Outside NMI context the active buffer is filled
+ * Per-CPU event queues.  Outside NMI context the active buffer is filled
  * under @lock with interrupts off; the drain work swaps it for the spare one.
  * An NMI cannot take @lock (it may have interrupted its holder), so it
  * claims one of @nmi_slot through @nmi_used and leaves it to the irq_work,
@@ -127,10 +136,10 @@ struct uk_cpu_queue {
 	raw_spinlock_t lock;
 	unsigned int len;
 	struct uk_event *active;
-	struct uk_event bufs[2][UK_QUEUE_LEN];
+	struct uk_event *bufs[2];	/* UK_QUEUE_LEN events each */
 	unsigned long nmi_used;
 	unsigned long nmi_ready;
-	struct uk_event nmi_slot[UK_NMI_SLOTS];
+	struct uk_event *nmi_slot;	/* UK_NMI_SLOTS events */
 	struct irq_work irq_work;
 	int nesting;
 };
@@ -750,7 +759,7 @@ static int uk_cmp_seq(const void *a, const void *b)
  */
 static void uk_drain(struct work_struct *work)
 {
-	static struct uk_event batch[UK_QUEUE_LEN * 4];
+	struct uk_event *batch = uk_batch;
 	unsigned int n = 0, i, cpu;
 	bool more = false;
 
@@ -760,7 +769,7 @@ static void uk_drain(struct work_struct *work)
 		unsigned int len;
 		unsigned long flags;
 
-		if (n + UK_QUEUE_LEN > ARRAY_SIZE(batch)) {
+		if (n + UK_QUEUE_LEN > UK_BATCH_LEN) {
 			more = true;
 			break;
 		}
@@ -813,6 +822,7 @@ void uk_get_status(struct uk_status *st)
 	st->ratelimit_interval_ms = READ_ONCE(uk_rl_interval_ms);
 	st->ratelimit_burst = READ_ONCE(uk_rl_burst);
 	st->queue_len = UK_QUEUE_LEN;
+	st->buffer_bytes = uk_buffer_bytes;
 	st->access = uaccess_kaddr_allow_access ? UKADDR_ACCESS_ALLOW :
 						  UKADDR_ACCESS_FAIL;
 }
@@ -837,9 +847,9 @@ void uk_reset(struct uk_status *old)
 	old->dropped = atomic64_xchg(&uk_dropped, 0);
 	old->sites_overflow = atomic64_xchg(&uk_sites_overflow, 0);
 	for (i = 0; i < UK_SITES; i++) {
-		struct uk_site *s = &uk_sites[i];
+		struct uk_site *s = uk_site_at(i);
 
-		if (!atomic_read_acquire(&s->ready))
+		if (!s)
 			continue;
 		atomic64_set(&s->count, 0);
 		atomic64_set(&s->reported, 0);
@@ -857,10 +867,88 @@ static void uk_apply_mode(unsigned int mode)
 		static_branch_enable(&uaccess_kaddr_enabled);
 }
 
+static void uk_free_buffers(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct uk_cpu_queue *q = per_cpu_ptr(&uk_queue, cpu);
+
+		kvfree(q->bufs[0]);
+		q->bufs[0] = NULL;
+	}
+	kvfree(uk_batch);
+	uk_batch = NULL;
+}
+
+/*
+ * Before the first switch out of mode off, under uk_config_lock or at
+ * init: the hit path only runs once the static key is on, after this.
+ */
+static int uk_alloc_buffers(void)
+{
+	size_t per_cpu = (2 * UK_QUEUE_LEN + UK_NMI_SLOTS) * sizeof(struct uk_event);
+	struct uk_site *sites;
+	int cpu;
+
+	if (uk_sites)
+		return 0;
+	uk_batch = kvmalloc_array(UK_BATCH_LEN, sizeof(*uk_batch), GFP_KERNEL);
+	if (!uk_batch)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		struct uk_cpu_queue *q = per_cpu_ptr(&uk_queue, cpu);
+		struct uk_event *ev = kvzalloc_node(per_cpu, GFP_KERNEL,
+						    cpu_to_node(cpu));
+
+		if (!ev)
+			goto fail;
+		q->bufs[0] = ev;
+		q->bufs[1] = ev + UK_QUEUE_LEN;
+		q->nmi_slot = ev + 2 * UK_QUEUE_LEN;
+		q->active = q->bufs[0];
+	}
+	sites = kvcalloc(UK_SITES, sizeof(*sites), GFP_KERNEL);
+	if (!sites)
+		goto fail;
+	uk_buffer_bytes = UK_SITES * sizeof(*sites) +
+			  UK_BATCH_LEN * sizeof(*uk_batch) +
+			  num_possible_cpus() * per_cpu;
+	WRITE_ONCE(uk_sites, sites);
+	pr_info("%zu bytes of site table and event buffers allocated\n",
+		uk_buffer_bytes);
+	return 0;
+fail:
+	uk_free_buffers();
+	return -ENOMEM;
+}
+
+/**
+ * uk_site_at - slot @i of the site table, if it holds a site
+ * @i: the slot, below UK_SITES
+ *
+ * Return: the site, whose key fields are set, or NULL.  Any context.
+ */
+struct uk_site *uk_site_at(unsigned int i)
+{
+	struct uk_site *sites = READ_ONCE(uk_sites);
+
+	/* Pairs with atomic_set_release() in uk_site_get(). */
+	if (!sites || !atomic_read_acquire(&sites[i].ready))
+		return NULL;
+	return &sites[i];
+}
+
 /* Process context; the values were range-checked by the netlink policy. */
 int uk_set_config(const u32 *mode, const u32 *interval_ms, const u32 *burst)
 {
+	int err = 0;
+
 	mutex_lock(&uk_config_lock);
+	if (mode && *mode != UKADDR_MODE_OFF)
+		err = uk_alloc_buffers();
+	if (err)
+		goto out;
 	if (interval_ms) {
 		WRITE_ONCE(uk_rl_interval_ms, *interval_ms);
 		WRITE_ONCE(uk_rl_interval, msecs_to_jiffies(*interval_ms));
@@ -871,8 +959,9 @@ int uk_set_config(const u32 *mode, const u32 *interval_ms, const u32 *burst)
 		pr_info("mode %u -> %u\n", READ_ONCE(uk_mode), *mode);
 		uk_apply_mode(*mode);
 	}
+out:
 	mutex_unlock(&uk_config_lock);
-	return 0;
+	return err;
 }
 
 static int __init uk_init(void)
@@ -883,10 +972,13 @@ static int __init uk_init(void)
 		struct uk_cpu_queue *q = per_cpu_ptr(&uk_queue, cpu);
 
 		raw_spin_lock_init(&q->lock);
-		q->active = q->bufs[0];
 		init_irq_work(&q->irq_work, uk_irq_work);
 	}
 	uk_rl_interval = msecs_to_jiffies(uk_rl_interval_ms);
+	if (uk_mode != UKADDR_MODE_OFF && uk_alloc_buffers()) {
+		pr_err("no memory for the site table and event buffers: mode off\n");
+		uk_mode = UKADDR_MODE_OFF;
+	}
 	uk_apply_mode(uk_mode);
 	return 0;
 }

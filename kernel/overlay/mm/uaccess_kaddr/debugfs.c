@@ -32,6 +32,7 @@ static int uk_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "last sequence number: %llu\n", st.last_seq);
 	seq_printf(m, "ratelimit: %u per %u ms per site\n",
 		   st.ratelimit_burst, st.ratelimit_interval_ms);
+	seq_printf(m, "buffers: %zu bytes\n", st.buffer_bytes);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(uk_stats);
@@ -43,9 +44,9 @@ static int uk_sites_show(struct seq_file *m, void *v)
 
 	seq_puts(m, "# hits reported suppressed kind helper direction site\n");
 	for (i = 0; i < UK_SITES; i++) {
-		const struct uk_site *s = &uk_sites[i];
+		const struct uk_site *s = uk_site_at(i);
 
-		if (!atomic_read_acquire(&s->ready))
+		if (!s)
 			continue;
 		seq_printf(m, "%llu %llu %llu %s %s %s %pB\n",
 			   (u64)atomic64_read(&s->count),

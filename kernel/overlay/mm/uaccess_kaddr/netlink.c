@@ -390,10 +390,9 @@ static int uk_nl_dump_sites_dumpit(struct sk_buff *skb,
 	int err;
 
 	for (i = cb->args[0]; i < UK_SITES; i++) {
-		const struct uk_site *s = &uk_sites[i];
+		const struct uk_site *s = uk_site_at(i);
 
-		/* Pairs with atomic_set_release() in uk_site_get(). */
-		if (!atomic_read_acquire(&s->ready))
+		if (!s)
 			continue;
 		err = uk_site_fill(skb, cb, i, s);
 		if (err) {

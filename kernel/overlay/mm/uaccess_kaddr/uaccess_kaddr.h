@@ -154,11 +154,12 @@ struct uk_status {
 	u32 ratelimit_burst;
 	u32 queue_len;
 	u32 access;
+	size_t buffer_bytes;	/* 0 until the detector is first on */
 };
 
 /* core.c */
 extern const char * const uk_mode_names[UKADDR_MODE_WARN + 1];
-extern struct uk_site uk_sites[UK_SITES];
+struct uk_site *uk_site_at(unsigned int i);
 void uk_get_status(struct uk_status *st);
 void uk_reset(struct uk_status *old);
 int uk_set_config(const u32 *mode, const u32 *interval_ms, const u32 *burst);
