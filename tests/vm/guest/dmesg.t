@@ -112,6 +112,7 @@ if grep -q 'KernelAddressSanitizer initialized' /tmp/kmsg.txt; then
 	# stacks that KASAN prints below the console's log level.
 	sed 's/^[^;]*;//' /tmp/kmsg.txt | awk '
 		/^==========/ { if (keep) { print; exit } n = 0; delete b }
+		keep { print; next }
 		{ b[n++] = $0 }
 		/slab-use-after-free\): the bug is/ { keep = 1; for (i = 0; i < n; i++) print b[i]; n = 0 }' |
 		sed 's/^/# /'

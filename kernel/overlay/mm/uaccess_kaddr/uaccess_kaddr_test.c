@@ -621,20 +621,25 @@ static void uk_test_copy_kfence_operand(struct kunit *test)
 
 #ifdef CONFIG_X86
 /*
- * A #GP in a user access whose operand cannot be decoded (here the fixup is
- * handed a nop) is still counted and reported, at address 0.
+ * A fault handed to the detector as the exception fixup would hand it,
+ * from a nop in this function: the stack the report would unwind is this
+ * one, and the nop has no operand to decode.
  */
-static noinline void uk_gp_at_nop(struct pt_regs *regs,
-				  unsigned long error_code)
+static noinline void uk_fault_at_nop(struct pt_regs *regs, int trapnr,
+				     unsigned long error_code,
+				     unsigned long addr, int ex_type, int ex_imm)
 {
 	asm volatile("lea 1f(%%rip), %0\n\t"
 		     "mov %%rsp, %1\n\t"
 		     "1: nop"
 		     : "=r" (regs->ip), "=r" (regs->sp));
-	uaccess_kaddr_x86_fault(regs, X86_TRAP_GP, error_code, 0,
-				EX_TYPE_UACCESS, 0);
+	uaccess_kaddr_x86_fault(regs, trapnr, error_code, addr, ex_type, ex_imm);
 }
 
+/*
+ * A #GP in a user access whose operand cannot be decoded is still counted
+ * and reported, at address 0.
+ */
 static void uk_test_gp_undecoded(struct kunit *test)
 {
 	struct uk_test_ctx *ctx = test->priv;
@@ -642,7 +647,7 @@ static void uk_test_gp_undecoded(struct kunit *test)
 	struct uk_status a, b;
 
 	uk_get_status(&a);
-	uk_gp_at_nop(&regs, 0);
+	uk_fault_at_nop(&regs, X86_TRAP_GP, 0, 0, EX_TYPE_UACCESS, 0);
 	uk_get_status(&b);
 	KUNIT_EXPECT_EQ(test, b.hits_gp, a.hits_gp + 1);
 	KUNIT_ASSERT_EQ(test, ctx->nr_seen, 1);
@@ -663,7 +668,7 @@ static void uk_test_gp_segment(struct kunit *test)
 	struct uk_status a, b;
 
 	uk_get_status(&a);
-	uk_gp_at_nop(&regs, 0x10);
+	uk_fault_at_nop(&regs, X86_TRAP_GP, 0x10, 0, EX_TYPE_UACCESS, 0);
 	uk_get_status(&b);
 	KUNIT_EXPECT_EQ(test, b.hits_gp, a.hits_gp);
 	KUNIT_EXPECT_EQ(test, ctx->nr_seen, 0);
@@ -692,23 +697,6 @@ static void uk_test_copy_gp_kernel_operand(struct kunit *test)
 }
 
 #ifdef CONFIG_X86_64
-/*
- * The fault of an out-of-line copy leaf, handed to the detector as the
- * fixup would hand it, from a nop in this function: the stack the report
- * would unwind is this one.
- */
-static noinline void uk_copy_fault_at_nop(struct pt_regs *regs,
-					  unsigned long error_code,
-					  unsigned long addr)
-{
-	asm volatile("lea 1f(%%rip), %0\n\t"
-		     "mov %%rsp, %1\n\t"
-		     "1: nop"
-		     : "=r" (regs->ip), "=r" (regs->sp));
-	uaccess_kaddr_x86_fault(regs, X86_TRAP_PF, error_code, addr,
-				EX_TYPE_UACCESS_LEAF, EX_UACCESS_LEAF_COPY);
-}
-
 static noinline int uk_masked_read(const u64 __user *up, unsigned long idx)
 {
 	u64 v;
@@ -770,7 +758,9 @@ static void uk_test_copy_kernel_operand_tagged(struct kunit *test)
 
 	regs.si = (unsigned long)ctx->bufs.upage | 0x7e00000000000000UL;
 	regs.di = dst;
-	uk_copy_fault_at_nop(&regs, X86_PF_WRITE, dst);
+	/* The fault of an out-of-line copy leaf. */
+	uk_fault_at_nop(&regs, X86_TRAP_PF, X86_PF_WRITE, dst,
+			EX_TYPE_UACCESS_LEAF, EX_UACCESS_LEAF_COPY);
 	uk_flush_events();
 	KUNIT_EXPECT_EQ(test, ctx->nr_seen, 0);
 }
