@@ -141,33 +141,38 @@ const char *uk_status_access(const struct uk_status *st, char *buf,
 	return s && *s ? s : UK_ACCESS_UNKNOWN;
 }
 
+void uk_field_json(struct uk_json *j, const struct uk_field *f,
+		   const void *obj)
+{
+	char buf[UK_FIELD_BUF];
+	struct uk_fval v;
+
+	if (uk_field_get(f, obj, &v, buf) < 0) {
+		uk_json_fail(j, -EINVAL);
+		return;
+	}
+	uk_json_key(j, f->name);
+	switch (v.kind) {
+	case UK_FV_U64:
+		uk_json_u64(j, v.u);
+		break;
+	case UK_FV_S64:
+		uk_json_s64(j, v.s);
+		break;
+	default:
+		uk_json_strn(j, v.str, v.len);
+		break;
+	}
+}
+
 void uk_fields_json(struct uk_json *j, const struct uk_field *fields,
 		    const void *obj)
 {
 	const struct uk_field *f;
-	char buf[UK_FIELD_BUF];
-	struct uk_fval v;
 
-	for (f = fields; f->name; f++) {
-		if (!uk_field_present(f, obj))
-			continue;
-		if (uk_field_get(f, obj, &v, buf) < 0) {
-			uk_json_fail(j, -EINVAL);
-			return;
-		}
-		uk_json_key(j, f->name);
-		switch (v.kind) {
-		case UK_FV_U64:
-			uk_json_u64(j, v.u);
-			break;
-		case UK_FV_S64:
-			uk_json_s64(j, v.s);
-			break;
-		default:
-			uk_json_strn(j, v.str, v.len);
-			break;
-		}
-	}
+	for (f = fields; f->name; f++)
+		if (uk_field_present(f, obj))
+			uk_field_json(j, f, obj);
 }
 
 static int hex_u64(const char *s, uint64_t *ret)

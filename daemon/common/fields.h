@@ -67,6 +67,10 @@ const char *uk_field_text(const struct uk_field *fields, const char *name,
 const char *uk_status_access(const struct uk_status *st, char *buf,
 			     size_t len);
 
+/* Inside an object: the key and value of @f of @obj (uk_field_get()). */
+void uk_field_json(struct uk_json *j, const struct uk_field *f,
+		   const void *obj);
+
 /*
  * Inside an object: a key and value for every field of @fields whose
  * attribute bit is set in the struct's first member, uint64_t present:

@@ -9,7 +9,9 @@
 #include "common/journal_fields.h"
 #include "common/event.h"
 #include "common/util.h"
+#include "common/time.h"
 #include "entry.h"
+#include "json_out.h"
 
 void uk_entry_init(struct uk_entry *e)
 {
@@ -93,7 +95,7 @@ const char *uk_entry_str(const struct uk_entry *e, const char *name)
 
 /* Keys the JSON object has whatever the entry holds. */
 static const char *const uk_json_fixed[] = {
-	"time", "hostname", "machine_id", "boot_id", "message_id", "message",
+	"journal_usec", "hostname", "machine_id", "boot_id", "message_id", "message",
 	"priority", "cursor", "catalog",
 };
 
@@ -163,14 +165,33 @@ static void json_kv_field(struct uk_json *j, const struct uk_entry *e,
 		uk_json_null(j);
 }
 
-static bool is_fixed_key(const char *key)
+/* Keys no UACCESS_* field may take: the fixed ones and the times'. */
+static bool is_reserved_key(const char *key)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(uk_json_fixed); i++)
 		if (!strcmp(uk_json_fixed[i], key))
 			return true;
-	return false;
+	return uk_cli_is_usec_key(key);
+}
+
+/* UACCESS_TS_REAL and _TS_BOOT, nanoseconds, as "time_usec", "boot_usec". */
+static bool json_usec(struct uk_json *j, const struct uk_entry_field *f,
+		      const char *usec)
+{
+	unsigned long long ns;
+	char *end;
+
+	if (!isdigit((unsigned char)f->value[0]) ||
+	    strlen(f->value) != f->value_len)
+		return false;
+	errno = 0;
+	ns = strtoull(f->value, &end, 10);
+	if (errno || *end)
+		return false;
+	uk_json_kv_u64(j, usec, ns / UK_NSEC_PER_USEC);
+	return true;
 }
 
 void uk_entry_json(struct uk_json *j, const struct uk_entry *e, bool full,
@@ -181,7 +202,7 @@ void uk_entry_json(struct uk_json *j, const struct uk_entry *e, bool full,
 	size_t i, k;
 
 	uk_json_object_begin(j);
-	uk_json_kv_u64(j, "time", e->realtime_usec);
+	uk_json_kv_u64(j, "journal_usec", e->realtime_usec);
 	json_kv_field(j, e, "hostname", "_HOSTNAME");
 	json_kv_field(j, e, "machine_id", "_MACHINE_ID");
 	json_kv_field(j, e, "boot_id", "_BOOT_ID");
@@ -194,7 +215,7 @@ void uk_entry_json(struct uk_json *j, const struct uk_entry *e, bool full,
 		uk_json_null(j);
 	for (i = 0; i < e->n; i++) {
 		const struct uk_entry_field *f = &e->fields[i];
-		const char *rest = f->name + UK_JOURNAL_PREFIX_LEN;
+		const char *rest = f->name + UK_JOURNAL_PREFIX_LEN, *usec;
 		size_t n;
 
 		if (strncmp(f->name, UK_JOURNAL_PREFIX, UK_JOURNAL_PREFIX_LEN) || !*rest)
@@ -207,7 +228,10 @@ void uk_entry_json(struct uk_json *j, const struct uk_entry *e, bool full,
 			continue;
 		for (k = 0; k <= n; k++)
 			key[k] = (char)tolower((unsigned char)rest[k]);
-		if (is_fixed_key(key))
+		usec = uk_cli_usec_key(key);
+		if (usec && json_usec(j, f, usec))
+			continue;
+		if (is_reserved_key(key))
 			continue;
 		uk_json_key(j, key);
 		if (field_kind(f->name) == UK_JK_LINES)

@@ -42,13 +42,15 @@ const char *uk_entry_get(const struct uk_entry *e, const char *name,
 			 size_t *len);
 
 /*
- * The JSON object of an entry: "time" (the journal's, microseconds since
- * the epoch), "hostname", "machine_id", "boot_id", "message_id",
- * "message", "priority", then every UACCESS_* field, named in lower case
- * without the prefix ("seq", "site_function", "stack"...): numbers for
- * the numeric fields of the event table and the counts, "stack" as an
- * array of frames, strings for the rest.  With @full, also "cursor" and
- * "catalog" (when @catalog is given).
+ * The JSON object of an entry: "journal_usec" (the journal's time,
+ * microseconds since the epoch), "hostname", "machine_id", "boot_id",
+ * "message_id", "message", "priority", then every UACCESS_* field, named
+ * in lower case without the prefix ("seq", "site_function", "stack"...):
+ * numbers for the numeric fields of the event table and the counts, but
+ * the event's nanosecond times in microseconds as "time_usec" and
+ * "boot_usec" (uk_cli_usec_key()), "stack" as an array of frames,
+ * strings for the rest.  With @full, also "cursor" and "catalog" (when
+ * @catalog is given).
  */
 void uk_entry_json(struct uk_json *j, const struct uk_entry *e, bool full,
 		   const char *catalog);

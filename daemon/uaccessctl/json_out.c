@@ -4,7 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "json_out.h"
+
+static const struct {
+	const char *ns, *usec;
+} usec_keys[] = {
+	{ "ts_real", "time_usec" },
+	{ "ts_boot", "boot_usec" },
+};
 
 int uk_cli_parse_json(const char *mode, bool *json, bool *pretty)
 {
@@ -103,4 +111,24 @@ int uk_cli_json_print(const struct uk_cli *cli, struct uk_json *j)
 	fputc('\n', cli->out);
 	free(text);
 	return 0;
+}
+
+const char *uk_cli_usec_key(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(usec_keys); i++)
+		if (!strcmp(key, usec_keys[i].ns))
+			return usec_keys[i].usec;
+	return NULL;
+}
+
+bool uk_cli_is_usec_key(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(usec_keys); i++)
+		if (!strcmp(key, usec_keys[i].usec))
+			return true;
+	return false;
 }

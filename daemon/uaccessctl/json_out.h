@@ -36,4 +36,15 @@ void uk_cli_json_write(FILE *out, const char *text, size_t len, bool pretty,
  */
 int uk_cli_json_print(const struct uk_cli *cli, struct uk_json *j);
 
+/*
+ * The kernel's two nanosecond times of an event, "ts_real" and "ts_boot"
+ * (its fields' names, lower case), are written in microseconds as
+ * "time_usec" and "boot_usec", the keys of json-output.md: a JSON number
+ * above 2^53 is not exact in jq.  uk_cli_usec_key() gives the new key of
+ * @key, or NULL for a key that is not one of them;
+ * uk_cli_is_usec_key() says whether @key is one of the new keys.
+ */
+const char *uk_cli_usec_key(const char *key);
+bool uk_cli_is_usec_key(const char *key);
+
 #endif /* UK_CLI_JSON_OUT_H */

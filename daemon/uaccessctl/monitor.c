@@ -161,15 +161,32 @@ static void print_event_text(struct monitor *m, const struct uk_event *ev)
 		site, who(ev, whobuf, sizeof(whobuf)));
 }
 
+/* A field of the event; its nanosecond times in microseconds. */
+static void event_field_json(struct uk_json *j, const struct uk_field *f,
+			     const struct uk_event *ev)
+{
+	const char *usec = uk_cli_usec_key(f->name);
+	char buf[UK_FIELD_BUF];
+	struct uk_fval v;
+
+	if (usec && uk_field_get(f, ev, &v, buf) == 0 && v.kind == UK_FV_U64)
+		uk_json_kv_u64(j, usec, v.u / UK_NSEC_PER_USEC);
+	else
+		uk_field_json(j, f, ev);
+}
+
 static void print_event_json(struct monitor *m, const struct uk_event *ev)
 {
+	const struct uk_field *f;
 	struct uk_json j;
 	char ip[24];
 	unsigned int i;
 
 	uk_json_init(&j, 0);
 	uk_json_object_begin(&j);
-	uk_fields_json(&j, uk_event_fields, ev);
+	for (f = uk_event_fields; f->name; f++)
+		if (uk_field_present(f, ev))
+			event_field_json(&j, f, ev);
 	if (ev->nr_frames) {
 		uk_json_key(&j, "frames");
 		uk_json_array_begin(&j);

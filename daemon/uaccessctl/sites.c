@@ -164,20 +164,14 @@ static void daemon_row(const struct uk_json_value *s, struct uk_site_row *r)
 /*
  * A value of uaccessd's reply as it is, but its nanosecond times
  * ("ts_boot", "ts_real" of the samples) in microseconds, under keys that
- * say so: a JSON number above 2^53 is not exact in most readers.
+ * say so (uk_cli_usec_key()).
  */
 static void write_usec(struct uk_json *j, const struct uk_json_value *v)
 {
-	static const struct {
-		const char *from, *to;
-	} times[] = {
-		{ "ts_real", "time_usec" },
-		{ "ts_boot", "boot_usec" },
-	};
 	const struct uk_json_value *m;
-	const char *name;
+	const char *name, *usec;
 	uint64_t ns;
-	size_t i, k, n;
+	size_t i, n;
 
 	switch (uk_json_type(v)) {
 	case UK_JSON_OBJECT:
@@ -185,13 +179,9 @@ static void write_usec(struct uk_json *j, const struct uk_json_value *v)
 		n = uk_json_object_len(v);
 		for (i = 0; i < n; i++) {
 			m = uk_json_object_at(v, i, &name);
-			for (k = 0; k < ARRAY_SIZE(times); k++)
-				if (!strcmp(name, times[k].from))
-					break;
-			if (k < ARRAY_SIZE(times) &&
-			    uk_json_get_u64(m, &ns) == 0) {
-				uk_json_kv_u64(j, times[k].to,
-					       ns / UK_NSEC_PER_USEC);
+			usec = uk_cli_usec_key(name);
+			if (usec && uk_json_get_u64(m, &ns) == 0) {
+				uk_json_kv_u64(j, usec, ns / UK_NSEC_PER_USEC);
 				continue;
 			}
 			uk_json_key(j, name);

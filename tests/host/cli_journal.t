@@ -270,7 +270,9 @@ show = json.load(open(f'{tmp}/show.json'))
 def check(ok, desc, why=''):
     print(('ok - ' if ok else 'not ok - ') + desc + ('' if ok or not why else f' # {why}'))
 check(isinstance(ours, list) and len(ours) == 40, 'list --json: an array of 40 objects', f'{type(ours)} {len(ours)}')
-numeric = {'seq', 'ts_boot', 'ts_real', 'size', 'site_id', 'pid', 'tgid', 'uid', 'syscall_nr',
+# the kernel's nanoseconds come out in microseconds, under keys that say so
+usec = {'ts_real': 'time_usec', 'ts_boot': 'boot_usec'}
+numeric = {'seq', 'size', 'site_id', 'pid', 'tgid', 'uid', 'syscall_nr',
            'cpu', 'count', 'suppressed', 'stack_depth', 'site_events'}
 bad = []
 for j, o in zip(journal, ours):
@@ -278,7 +280,10 @@ for j, o in zip(journal, ours):
         if not k.startswith('UACCESS_'):
             continue
         key = k[len('UACCESS_'):].lower()
-        if key not in o:
+        if key in usec:
+            if o.get(usec[key]) != int(v) // 1000 or key in o:
+                bad.append(f'{usec[key]} {o.get(usec[key])!r} != {v!r} / 1000')
+        elif key not in o:
             bad.append(f'{key} missing')
         elif key == 'stack':
             if o[key] != v.split('\n'):
@@ -288,19 +293,23 @@ for j, o in zip(journal, ours):
                 bad.append(f'{key} {o[key]!r} != {v!r}')
         elif o[key] != v:
             bad.append(f'{key} {o[key]!r} != {v!r}')
-    extra = set(o) - {'time', 'hostname', 'machine_id', 'boot_id', 'message_id', 'message',
-                      'priority'} - {k[8:].lower() for k in j if k.startswith('UACCESS_')}
+    extra = set(o) - {'journal_usec', 'hostname', 'machine_id', 'boot_id', 'message_id', 'message',
+                      'priority'} - {usec.get(k[8:].lower(), k[8:].lower())
+                                     for k in j if k.startswith('UACCESS_')}
     if extra:
         bad.append(f'extra keys {extra}')
     for key, field in (('hostname', '_HOSTNAME'), ('machine_id', '_MACHINE_ID'),
                        ('boot_id', '_BOOT_ID'), ('message_id', 'MESSAGE_ID'), ('message', 'MESSAGE')):
         if o.get(key) != j.get(field):
             bad.append(f'{key} {o.get(key)!r} != {j.get(field)!r}')
-    if o.get('time') != int(j['__REALTIME_TIMESTAMP']):
-        bad.append(f'time {o.get("time")} != {j["__REALTIME_TIMESTAMP"]}')
+    if o.get('journal_usec') != int(j['__REALTIME_TIMESTAMP']):
+        bad.append(f'journal_usec {o.get("journal_usec")} != {j["__REALTIME_TIMESTAMP"]}')
+    big = [k for k, v in o.items() if isinstance(v, int) and not -2**53 < v < 2**53]
+    if big:
+        bad.append(f'numbers beyond 2^53: {big}')
     if o.get('priority') != 4:
         bad.append(f'priority {o.get("priority")!r}')
-check(not bad, "list --json: every UACCESS_* field as journalctl has it, typed, and time, hostname, "
+check(not bad, "list --json: every UACCESS_* field as journalctl has it, typed (times in usec), and journal_usec, hostname, "
       "machine_id, boot_id, message_id, message, priority", '; '.join(bad[:5]))
 check([o['seq'] for o in ours] == list(range(1, 41)), 'list --json: oldest first')
 check(len(ours[0]) == 7 + 26, 'list --json: 33 keys per event object', f'{len(ours[0])}: {sorted(ours[0])}')

@@ -27,6 +27,7 @@
 #include "uaccessctl/list.h"
 #include "uaccessctl/text.h"
 #include "golden.h"
+#include "json_times.h"
 
 #define USEC		1000000ULL
 
@@ -189,15 +190,18 @@ static void json_has_every_field_lower_case_and_typed(void **state)
 
 	entry_from(&e, event_fields, ARRAY_SIZE(event_fields), NOW + 17);
 	v = to_json(&e, false, NULL);
-	assert_json_u64(v, "time", NOW + 17);
+	assert_json_u64(v, "journal_usec", NOW + 17);
 	assert_json_str(v, "hostname", "box");
 	assert_json_str(v, "machine_id", MACHINE_A);
 	assert_json_str(v, "boot_id", BOOT_A);
 	assert_json_str(v, "message_id", UK_MSGID_EVENT);
 	assert_json_u64(v, "priority", 4);
 	assert_json_u64(v, "seq", 2);
-	assert_json_u64(v, "ts_real", 1796274541000001000ULL);
-	assert_json_u64(v, "ts_boot", 1000001000ULL);
+	/* the kernel's nanoseconds in microseconds, under keys that say so */
+	assert_json_u64(v, "time_usec", 1796274541000001ULL);
+	assert_json_u64(v, "boot_usec", 1000001ULL);
+	assert_null(uk_json_object_get(v, "ts_real"));
+	assert_null(uk_json_object_get(v, "ts_boot"));
 	assert_json_str(v, "kind", "precheck");
 	assert_json_str(v, "helper", "__copy_to_user");
 	assert_json_str(v, "direction", "to-user");
@@ -269,7 +273,9 @@ static void json_of_odd_values_stays_valid(void **state)
 		"UACCESS_COUNT=99999999999999999999",	/* beyond 64 bits */
 		"UACCESS_SEQ=",
 		"UACCESS_SIZE= 5",
-		"UACCESS_TIME=shadow",		/* would be "time": dropped */
+		"UACCESS_JOURNAL_USEC=shadow",	/* a fixed key: dropped */
+		"UACCESS_TIME_USEC=shadow",	/* TS_REAL's key: dropped */
+		"UACCESS_TS_BOOT=soon",		/* no number: text, as it is */
 		"UACCESS_HOSTNAME=shadow",
 		"UACCESS_=nothing",
 		"UACCESS_COMM=bad\xff\x01",
@@ -294,7 +300,10 @@ static void json_of_odd_values_stays_valid(void **state)
 	assert_json_str(v, "count", "99999999999999999999");
 	assert_json_str(v, "seq", "");
 	assert_json_str(v, "size", " 5");
-	assert_json_u64(v, "time", NOW);
+	assert_json_u64(v, "journal_usec", NOW);
+	assert_null(uk_json_object_get(v, "time_usec"));
+	assert_json_str(v, "ts_boot", "soon");
+	assert_null(uk_json_object_get(v, "boot_usec"));
 	assert_int_equal(uk_json_type(uk_json_object_get(v, "hostname")),
 			 UK_JSON_NULL);
 	assert_int_equal(uk_json_type(uk_json_object_get(v, "priority")),
@@ -509,6 +518,40 @@ static const char *const health_fields[] = {
 	"MESSAGE=subscribed to the kernel's uaccess_kaddr events",
 	"UACCESS_DAEMON_STATE=subscribed",
 };
+
+/*
+ * list and show write uk_entry_json()'s objects: of every type of entry,
+ * times in microseconds under _usec keys, no number beyond 2^53.
+ */
+static void json_of_every_entry_has_usec_times_below_2_53(void **state)
+{
+	static const struct {
+		const char *const *fields;
+		size_t n;
+		unsigned int times;	/* journal_usec, time_usec, boot_usec */
+	} entries[] = {
+		{ event_fields, ARRAY_SIZE(event_fields), 3 },
+		{ loss_fields, ARRAY_SIZE(loss_fields), 1 },
+		{ summary_fields, ARRAY_SIZE(summary_fields), 1 },
+		{ health_fields, ARRAY_SIZE(health_fields), 1 },
+	};
+	struct uk_json_value *v;
+	struct uk_entry e;
+	size_t i;
+	int full;
+
+	for (i = 0; i < ARRAY_SIZE(entries); i++)
+		for (full = 0; full < 2; full++) {
+			entry_from(&e, entries[i].fields, entries[i].n, NOW);
+			e.cursor = full ? strdup("s=abc;i=1") : NULL;
+			v = to_json(&e, full, full ? "Subject: x\n" : NULL);
+			assert_int_equal(uk_check_json_times(v, full ?
+							     "show" : "list"),
+					 entries[i].times);
+			uk_json_value_free(v);
+			uk_entry_release(&e);
+		}
+}
 
 static char *table_of(const char *const *fields, size_t n)
 {
@@ -753,6 +796,7 @@ int main(void)
 		cmocka_unit_test(json_has_every_field_lower_case_and_typed),
 		cmocka_unit_test(json_full_adds_cursor_and_catalog),
 		cmocka_unit_test(json_of_odd_values_stays_valid),
+		cmocka_unit_test(json_of_every_entry_has_usec_times_below_2_53),
 		cmocka_unit_test(show_block_of_an_event),
 		cmocka_unit_test(show_block_of_a_loss_entry_names_its_own_fields),
 		cmocka_unit_test(show_block_of_a_sparse_event),

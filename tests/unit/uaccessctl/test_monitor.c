@@ -19,6 +19,7 @@
 
 #include "cli_fake.h"
 #include "common/util.h"
+#include "json_times.h"
 
 static const struct uk_cli plain = { 0 };
 static const struct uk_cli json = { .json = true };
@@ -162,6 +163,40 @@ static void json_lines_match_golden(void **state)
 		uk_json_value_free(v);
 	}
 	assert_int_equal(n, 3);
+	run_free(&r);
+}
+
+/*
+ * json-output.md's rule holds for monitor's lines too: the kernel's
+ * nanosecond stamps (1.7e18 since the epoch) come out in microseconds
+ * as time_usec and boot_usec, and no number is beyond 2^53.
+ */
+static void json_lines_have_usec_times_below_2_53(void **state)
+{
+	struct uk_json_value *v = NULL;
+	char *line, *save = NULL;
+	unsigned int times = 0;
+	struct run r;
+
+	fake_reset_all();
+	add(1);
+	add(2);
+	add_error(-ENOBUFS);
+	add(5);
+	end_with_sigterm();
+	RUN(&r, uk_cli_monitor, json);
+	assert_int_equal(r.code, UK_EXIT_OK);
+	assert_non_null(strstr(r.out, "\"overrun\":true"));
+	assert_non_null(strstr(r.out, "\"gap\":"));
+	for (line = strtok_r(r.out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		assert_int_equal(uk_json_parse(line, strlen(line), &v, NULL, 0),
+				 0);
+		times += uk_check_json_times(v, "monitor --json");
+		uk_json_value_free(v);
+	}
+	/* time_usec and boot_usec of each of the three events */
+	assert_int_equal(times, 6);
 	run_free(&r);
 }
 
@@ -463,6 +498,7 @@ int main(void)
 	const struct CMUnitTest cli_monitor[] = {
 		cmocka_unit_test(text_lines_match_golden),
 		cmocka_unit_test(json_lines_match_golden),
+		cmocka_unit_test(json_lines_have_usec_times_below_2_53),
 		cmocka_unit_test(gaps_are_reported_as_lines),
 		cmocka_unit_test(sequence_going_back_is_no_gap),
 		cmocka_unit_test(overrun_is_reported_and_monitor_goes_on),

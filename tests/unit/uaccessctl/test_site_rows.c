@@ -23,6 +23,7 @@
 
 #include "cli_fake.h"
 #include "entry_fake.h"
+#include "json_times.h"
 #include "common/msgid.h"
 #include "common/util.h"
 #include "uaccessctl/fleet.h"
@@ -354,65 +355,6 @@ static void same_site_gives_the_same_row_from_every_source(void **state)
 	docs_free(&d);
 }
 
-/* Would a key name a time?  Its parts say so. */
-static bool time_key(const char *name)
-{
-	static const char *const parts[] = {
-		"ts", "time", "first", "last", "usec", "nsec", "msec", "boot",
-		"real", NULL
-	};
-	static const char *const not_times[] = {
-		"last_address", "last_pid", "last_comm", NULL
-	};
-	char buf[64], *p, *save = NULL;
-
-	if (in(not_times, name))
-		return false;
-	snprintf(buf, sizeof(buf), "%s", name);
-	for (p = strtok_r(buf, "_", &save); p; p = strtok_r(NULL, "_", &save))
-		if (in(parts, p))
-			return true;
-	return false;
-}
-
-static void check_times(const struct uk_json_value *v, const char *where,
-			unsigned int *seen)
-{
-	const struct uk_json_value *m;
-	const char *name;
-	size_t i, n;
-	uint64_t u;
-
-	switch (uk_json_type(v)) {
-	case UK_JSON_OBJECT:
-		n = uk_json_object_len(v);
-		for (i = 0; i < n; i++) {
-			m = uk_json_object_at(v, i, &name);
-			if (time_key(name)) {
-				size_t len = strlen(name);
-
-				if (len < 5 || strcmp(name + len - 5, "_usec"))
-					fail_msg("%s: time key %s does not end in _usec",
-						 where, name);
-				if (uk_json_get_u64(m, &u) < 0 ||
-				    u >= (1ULL << 53))
-					fail_msg("%s: %s is not a number below 2^53",
-						 where, name);
-				(*seen)++;
-			}
-			check_times(m, where, seen);
-		}
-		break;
-	case UK_JSON_ARRAY:
-		n = uk_json_array_len(v);
-		for (i = 0; i < n; i++)
-			check_times(uk_json_array_at(v, i), where, seen);
-		break;
-	default:
-		break;
-	}
-}
-
 static void every_time_is_usec_below_2_53(void **state)
 {
 	unsigned int seen[3] = { 0 };
@@ -421,7 +363,7 @@ static void every_time_is_usec_below_2_53(void **state)
 
 	docs_get(&d);
 	for (s = 0; s < 3; s++)
-		check_times(d.v[s], source_name[s], &seen[s]);
+		seen[s] = uk_check_json_times(d.v[s], source_name[s]);
 	/* the checker saw them: row times, samples', the machine's last */
 	assert_int_equal(seen[0], 4);
 	assert_int_equal(seen[1], 6);
@@ -432,12 +374,13 @@ static void every_time_is_usec_below_2_53(void **state)
 /* The checker itself fails on what the old documents held. */
 static void time_checker_catches_nanoseconds(void **state)
 {
-	assert_true(time_key("first_ts_real"));
-	assert_true(time_key("ts_boot"));
-	assert_true(time_key("last_time"));
-	assert_true(time_key("first_usec"));
-	assert_false(time_key("last_address"));
-	assert_false(time_key("count"));
+	assert_true(uk_is_time_key("first_ts_real"));
+	assert_true(uk_is_time_key("ts_boot"));
+	assert_true(uk_is_time_key("last_time"));
+	assert_true(uk_is_time_key("time"));
+	assert_true(uk_is_time_key("first_usec"));
+	assert_false(uk_is_time_key("last_address"));
+	assert_false(uk_is_time_key("count"));
 }
 
 int main(void)
