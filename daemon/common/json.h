@@ -133,14 +133,28 @@ int uk_json_get_strn(const struct uk_json_value *v, const char **ret,
  */
 const struct uk_json_value *uk_json_object_get(const struct uk_json_value *v,
 					       const char *key);
-/*
- * Members in input order; 0 / NULL when @v is not an object.  _at() walks
- * the members from the first (json-c keeps them in a hash table and a
- * list): fine for the few members of the protocol's objects.
- */
+/* How many members; 0 when @v is not an object. */
 size_t uk_json_object_len(const struct uk_json_value *v);
-const struct uk_json_value *uk_json_object_at(const struct uk_json_value *v,
-					      size_t i, const char **key);
+
+/* A place among an object's members; start from { 0 }. */
+struct uk_json_iter {
+	const char *key;
+	const struct uk_json_value *value;
+	const void *pos;	/* json-c's entry of the member */
+};
+
+/*
+ * The member after it->key (the first for a new iterator), in input
+ * order, in it->key and it->value; false after the last one, and at
+ * once when @v is not an object.  Each step is O(1): json-c keeps the
+ * members in a list beside its hash table.
+ */
+bool uk_json_object_next(const struct uk_json_value *v,
+			 struct uk_json_iter *it);
+
+/* for each member of the object @v: it.key, it.value */
+#define uk_json_for_each_member(it, v)					\
+	for (struct uk_json_iter it = { 0 }; uk_json_object_next((v), &it);)
 /* 0 / NULL when @v is not an array or @i is out of range. */
 size_t uk_json_array_len(const struct uk_json_value *v);
 const struct uk_json_value *uk_json_array_at(const struct uk_json_value *v,

@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include <json-c/json_object.h>
-#include <json-c/json_object_iterator.h>
 #include <json-c/json_tokener.h>
+#include <json-c/linkhash.h>
 
 #include "json.h"
 #include "utf8.h"
@@ -445,24 +445,22 @@ size_t uk_json_object_len(const struct uk_json_value *v)
 	return o ? (size_t)json_object_object_length(o) : 0;
 }
 
-const struct uk_json_value *uk_json_object_at(const struct uk_json_value *v,
-					      size_t i, const char **key)
+bool uk_json_object_next(const struct uk_json_value *v,
+			 struct uk_json_iter *it)
 {
 	struct json_object *o = as(v, json_type_object);
-	struct json_object_iterator it, end;
+	struct lh_entry *e;
 
 	if (!o)
-		return NULL;
-	it = json_object_iter_begin(o);
-	end = json_object_iter_end(o);
-	for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it)) {
-		if (i-- > 0)
-			continue;
-		if (key)
-			*key = json_object_iter_peek_name(&it);
-		return V(json_object_iter_peek_value(&it));
-	}
-	return NULL;
+		return false;
+	e = it->pos ? lh_entry_next(it->pos) :
+		      lh_table_head(json_object_get_object(o));
+	if (!e)
+		return false;
+	it->pos = e;
+	it->key = lh_entry_k(e);
+	it->value = V(lh_entry_v(e));
+	return true;
 }
 
 size_t uk_json_array_len(const struct uk_json_value *v)
@@ -483,7 +481,6 @@ const struct uk_json_value *uk_json_array_at(const struct uk_json_value *v,
 void uk_json_value_write(struct uk_json *j, const struct uk_json_value *v)
 {
 	struct json_object *o = v ? J(v) : NULL;
-	struct json_object_iterator it, end;
 	const char *s;
 	size_t i, n;
 
@@ -516,13 +513,9 @@ void uk_json_value_write(struct uk_json *j, const struct uk_json_value *v)
 		break;
 	case json_type_object:
 		uk_json_object_begin(j);
-		it = json_object_iter_begin(o);
-		end = json_object_iter_end(o);
-		for (; !json_object_iter_equal(&it, &end);
-		     json_object_iter_next(&it)) {
-			uk_json_key(j, json_object_iter_peek_name(&it));
-			uk_json_value_write(j,
-				V(json_object_iter_peek_value(&it)));
+		uk_json_for_each_member(it, v) {
+			uk_json_key(j, it.key);
+			uk_json_value_write(j, it.value);
 		}
 		uk_json_object_end(j);
 		break;

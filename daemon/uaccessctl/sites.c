@@ -168,24 +168,21 @@ static void daemon_row(const struct uk_json_value *s, struct uk_site_row *r)
  */
 static void write_usec(struct uk_json *j, const struct uk_json_value *v)
 {
-	const struct uk_json_value *m;
-	const char *name, *usec;
+	const char *usec;
 	uint64_t ns;
 	size_t i, n;
 
 	switch (uk_json_type(v)) {
 	case UK_JSON_OBJECT:
 		uk_json_object_begin(j);
-		n = uk_json_object_len(v);
-		for (i = 0; i < n; i++) {
-			m = uk_json_object_at(v, i, &name);
-			usec = uk_cli_usec_key(name);
-			if (usec && uk_json_get_u64(m, &ns) == 0) {
+		uk_json_for_each_member(it, v) {
+			usec = uk_cli_usec_key(it.key);
+			if (usec && uk_json_get_u64(it.value, &ns) == 0) {
 				uk_json_kv_u64(j, usec, ns / UK_NSEC_PER_USEC);
 				continue;
 			}
-			uk_json_key(j, name);
-			write_usec(j, m);
+			uk_json_key(j, it.key);
+			write_usec(j, it.value);
 		}
 		uk_json_object_end(j);
 		break;

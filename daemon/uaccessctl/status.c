@@ -475,10 +475,7 @@ static void print_text(const struct uk_cli *cli, const struct kernel_part *k,
 static int print_json(const struct uk_cli *cli, const struct kernel_part *k,
 		      const struct daemon_part *d, bool loss)
 {
-	const struct uk_json_value *m;
 	struct uk_json j;
-	const char *name;
-	size_t i, n;
 
 	uk_json_init(&j, 0);
 	uk_json_object_begin(&j);
@@ -501,13 +498,11 @@ static int print_json(const struct uk_cli *cli, const struct kernel_part *k,
 		uk_json_object_begin(&j);
 		uk_json_kv_bool(&j, "running", d->obj != NULL);
 		if (d->obj) {
-			n = uk_json_object_len(d->obj);
-			for (i = 0; i < n; i++) {
-				m = uk_json_object_at(d->obj, i, &name);
-				if (!strcmp(name, "running"))
+			uk_json_for_each_member(it, d->obj) {
+				if (!strcmp(it.key, "running"))
 					continue;
-				uk_json_key(&j, name);
-				uk_json_value_write(&j, m);
+				uk_json_key(&j, it.key);
+				uk_json_value_write(&j, it.value);
 			}
 		} else {
 			uk_json_kv_str(&j, "error", d->msg);

@@ -192,16 +192,13 @@ void uk_cli_kv_json(FILE *out, const char *prefix,
 {
 	char key[256], num[32], line[1024], item[1024];
 	const struct uk_json_value *m;
-	const char *name;
 	size_t i, n, o;
 
 	switch (uk_json_type(v)) {
 	case UK_JSON_OBJECT:
-		n = uk_json_object_len(v);
-		for (i = 0; i < n; i++) {
-			m = uk_json_object_at(v, i, &name);
-			snprintf(key, sizeof(key), "%s.%s", prefix, name);
-			uk_cli_kv_json(out, key, m);
+		uk_json_for_each_member(it, v) {
+			snprintf(key, sizeof(key), "%s.%s", prefix, it.key);
+			uk_cli_kv_json(out, key, it.value);
 		}
 		break;
 	case UK_JSON_ARRAY:

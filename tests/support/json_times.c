@@ -59,29 +59,25 @@ static void check_number(const struct uk_json_value *v, const char *where,
 static unsigned int walk(const struct uk_json_value *v, const char *where,
 			 const char *name)
 {
-	const struct uk_json_value *m;
 	unsigned int seen = 0;
-	const char *key;
 	size_t i, n, len;
 	uint64_t u;
 
 	check_number(v, where, name);
 	switch (uk_json_type(v)) {
 	case UK_JSON_OBJECT:
-		n = uk_json_object_len(v);
-		for (i = 0; i < n; i++) {
-			m = uk_json_object_at(v, i, &key);
-			if (uk_is_time_key(key)) {
-				len = strlen(key);
-				if (len < 5 || strcmp(key + len - 5, "_usec"))
+		uk_json_for_each_member(it, v) {
+			if (uk_is_time_key(it.key)) {
+				len = strlen(it.key);
+				if (len < 5 || strcmp(it.key + len - 5, "_usec"))
 					fail_msg("%s: time key %s does not end in _usec",
-						 where, key);
-				if (uk_json_get_u64(m, &u) < 0)
+						 where, it.key);
+				if (uk_json_get_u64(it.value, &u) < 0)
 					fail_msg("%s: %s is not an integer",
-						 where, key);
+						 where, it.key);
 				seen++;
 			}
-			seen += walk(m, where, key);
+			seen += walk(it.value, where, it.key);
 		}
 		break;
 	case UK_JSON_ARRAY:

@@ -895,21 +895,60 @@ static void reader_refuses_input_over_the_size_limit(void **state)
 /* json-c keeps one member per key: the first place, the last value */
 static void reader_duplicate_keys_last_wins(void **state)
 {
+	struct uk_json_iter it = { 0 };
 	struct uk_json_value *v;
-	const char *key;
 	uint64_t u;
 
 	v = parse_ok("{\"a\":1,\"b\":2,\"a\":3}");
 	assert_int_equal(uk_json_get_u64(uk_json_object_get(v, "a"), &u), 0);
 	assert_int_equal(u, 3);
 	assert_int_equal(uk_json_object_len(v), 2);
-	assert_int_equal(uk_json_get_u64(uk_json_object_at(v, 0, &key), &u),
-			 0);
-	assert_string_equal(key, "a");
+	assert_true(uk_json_object_next(v, &it));
+	assert_string_equal(it.key, "a");
+	assert_int_equal(uk_json_get_u64(it.value, &u), 0);
 	assert_int_equal(u, 3);
-	assert_non_null(uk_json_object_at(v, 1, &key));
-	assert_string_equal(key, "b");
-	assert_null(uk_json_object_at(v, 2, &key));
+	assert_true(uk_json_object_next(v, &it));
+	assert_string_equal(it.key, "b");
+	assert_false(uk_json_object_next(v, &it));
+	uk_json_value_free(v);
+}
+
+/* Members in input order, each once; the end stays the end. */
+static void reader_iterates_members_in_order(void **state)
+{
+	struct uk_json_iter it = { 0 };
+	struct uk_json_value *v;
+	char *text, *p, key[16];
+	size_t i, n = 10000;
+	uint64_t u;
+
+	text = malloc(n * 24 + 3);
+	assert_non_null(text);
+	p = text;
+	*p++ = '{';
+	for (i = 0; i < n; i++)
+		p += sprintf(p, "%s\"k%zu\":%zu", i ? "," : "", n - i, i);
+	strcpy(p, "}");
+	v = parse_ok(text);
+	i = 0;
+	uk_json_for_each_member(m, v) {
+		snprintf(key, sizeof(key), "k%zu", n - i);
+		assert_string_equal(m.key, key);
+		assert_int_equal(uk_json_get_u64(m.value, &u), 0);
+		assert_int_equal(u, i);
+		i++;
+	}
+	assert_int_equal(i, n);
+	while (uk_json_object_next(v, &it))
+		;
+	assert_false(uk_json_object_next(v, &it));
+	uk_json_value_free(v);
+	free(text);
+
+	v = parse_ok("{}");
+	memset(&it, 0, sizeof(it));
+	assert_false(uk_json_object_next(v, &it));
+	assert_false(uk_json_object_next(v, &it));
 	uk_json_value_free(v);
 }
 
@@ -953,7 +992,12 @@ static void reader_accessors_handle_wrong_containers(void **state)
 	assert_null(uk_json_array_at(v, 3));
 	assert_null(uk_json_object_get(v, "x"));
 	assert_int_equal(uk_json_object_len(v), 0);
-	assert_null(uk_json_object_at(v, 0, NULL));
+	{
+		struct uk_json_iter it = { 0 };
+
+		assert_false(uk_json_object_next(v, &it));
+		assert_false(uk_json_object_next(NULL, &it));
+	}
 	assert_null(uk_json_array_at(uk_json_array_at(v, 2), 0));
 	assert_int_equal(uk_json_array_len(uk_json_array_at(v, 0)), 0);
 	assert_int_equal(uk_json_type(uk_json_object_get(
@@ -1088,6 +1132,7 @@ int main(void)
 		cmocka_unit_test(reader_limits_nesting_to_32),
 		cmocka_unit_test(reader_refuses_input_over_the_size_limit),
 		cmocka_unit_test(reader_duplicate_keys_last_wins),
+		cmocka_unit_test(reader_iterates_members_in_order),
 		cmocka_unit_test(reader_object_lookup_compares_whole_keys),
 		cmocka_unit_test(reader_refuses_nul_in_keys),
 		cmocka_unit_test(reader_accessors_handle_wrong_containers),

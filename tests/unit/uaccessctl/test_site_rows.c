@@ -266,20 +266,16 @@ static const char *const own[3][4] = {
  */
 static char *shared_row(const struct uk_json_value *row, int src)
 {
-	const struct uk_json_value *m;
-	const char *name;
 	struct uk_json j;
 	char *text = NULL;
-	size_t i;
 
 	uk_json_init(&j, 0);
 	uk_json_object_begin(&j);
-	for (i = 0; i < uk_json_object_len(row); i++) {
-		m = uk_json_object_at(row, i, &name);
-		if (in(own[src], name))
+	uk_json_for_each_member(it, row) {
+		if (in(own[src], it.key))
 			continue;
-		uk_json_key(&j, name);
-		uk_json_value_write(&j, m);
+		uk_json_key(&j, it.key);
+		uk_json_value_write(&j, it.value);
 	}
 	uk_json_object_end(&j);
 	assert_int_equal(uk_json_finish(&j, &text, NULL), 0);
@@ -289,28 +285,24 @@ static char *shared_row(const struct uk_json_value *row, int src)
 static void same_site_gives_the_same_row_from_every_source(void **state)
 {
 	struct docs d;
-	const char *name;
-	size_t i, k;
+	size_t k;
 	int s, t;
 
 	docs_get(&d);
 	for (s = 0; s < 3; s++) {
 		/* every key is the row's or the source's own, none null */
-		for (i = 0; i < uk_json_object_len(d.row[s]); i++) {
-			const struct uk_json_value *m =
-				uk_json_object_at(d.row[s], i, &name);
-
-			if (!in(row_keys, name) && !in(own[s], name))
-				fail_msg("%s: unexpected key %s",
-					 source_name[s], name);
+		uk_json_for_each_member(it, d.row[s]) {
 			const char *str = NULL;
 			size_t len = 1;
 
-			if (uk_json_type(m) == UK_JSON_STRING)
-				uk_json_get_strn(m, &str, &len);
-			if (uk_json_type(m) == UK_JSON_NULL || !len)
+			if (!in(row_keys, it.key) && !in(own[s], it.key))
+				fail_msg("%s: unexpected key %s",
+					 source_name[s], it.key);
+			if (uk_json_type(it.value) == UK_JSON_STRING)
+				uk_json_get_strn(it.value, &str, &len);
+			if (uk_json_type(it.value) == UK_JSON_NULL || !len)
 				fail_msg("%s: %s is null or \"\": a lacking key is absent",
-					 source_name[s], name);
+					 source_name[s], it.key);
 		}
 		/* a key is absent exactly where the source lacks it */
 		for (k = 0; row_keys[k]; k++) {
