@@ -1,7 +1,8 @@
 #!/bin/bash
 # check.sh: the full-system test.  A cached debootstrap'ed Debian 12
 # (tests/system/rootfs.sh) gets the uaccessd .deb installed with dpkg, the
-# debug kernel's modules, the unprivileged waitid PoC and the guest test;
+# debug kernel's modules, the unprivileged waitid PoC, uk_daemon_check (a
+# JSON reader) and the guest test;
 # it boots under QEMU TCG with systemd as PID 1 and reports TAP on its
 # second serial port (tests/system/guest/system.t).
 #
@@ -23,7 +24,8 @@ deb=${UACCESSD_DEB:-$(ls "$top"/build/pkg/uaccessd_*_amd64.deb 2>/dev/null | tai
 
 step "root filesystem"
 "$top/tests/system/rootfs.sh" "$work/rootfs" | sed 's/^/# /'
-make -s -C "$top/tests/vm/guest" O="$top/build/vm/guest" "$top/build/vm/guest/waitid_poc"
+make -s -C "$top/tests/vm/guest" O="$top/build/vm/guest" \
+	"$top/build/vm/guest/waitid_poc" "$top/build/vm/guest/uk_daemon_check"
 
 step "staging: rootfs + $(basename "$deb") + modules + test"
 stage=$work/stage
@@ -40,6 +42,8 @@ rm "$stage/tmp/$(basename "$deb")"
 cp -a "$kdir/modroot/lib/modules" "$stage/lib/"
 echo test_uaccess_kaddr >"$stage/etc/modules-load.d/test_uaccess_kaddr.conf"
 install -m 0755 "$top/build/vm/guest/waitid_poc" "$stage/usr/local/bin/"
+# the guest test reads uaccessctl's JSON with it (the image has no jq)
+install -m 0755 "$top/build/vm/guest/uk_daemon_check" "$stage/usr/local/bin/"
 install -d "$stage/usr/local/lib/uaccess-system-check"
 install -m 0755 "$top/tests/system/guest/system.t" "$stage/usr/local/lib/uaccess-system-check/"
 install -m 0644 "$top/tests/system/guest/uaccess-system-check.service" "$stage/etc/systemd/system/"

@@ -3,7 +3,8 @@
 # and the uaccessd package installed: the unit starts and is READY, survives
 # restart, kill -9 and a watchdog timeout, is sandboxed as the unit says,
 # and an unprivileged CVE-2017-5123 PoC lands in the journal with the
-# catalog text.  TAP on stdout; the last line tells the host we finished.
+# catalog text and in the same sites row from the kernel, uaccessd and the
+# journal.  TAP on stdout; the last line tells the host we finished.
 set -uo pipefail
 export SYSTEMD_COLORS=0 SYSTEMD_PAGER= LC_ALL=C.UTF-8
 n=0
@@ -108,6 +109,68 @@ check "the kernel log has the matching report" \
 	bash -c "dmesg | grep -A2 -E 'BUG: uaccess-kaddr: unsafe_put_user to kernel address in [^ ]*waitid' |
 		grep -qE 'UID: 65534 PID: $poc_pid Comm: waitid_poc '"
 dmesg | grep -A3 'BUG: uaccess-kaddr: ' | tail -n 4 | sed 's/^/# dmesg: /'
+
+# The PoC's site from the three sources of sites --json (docs/json-output.md):
+# the kernel's dump-sites, uaccessd's table and this boot's journal.  The
+# keys two sources share must agree, exactly but for the times: the kernel
+# stamps a site apart from the event it sends (a site's last hit once a
+# jiffy), uaccessd takes the kernel's earlier first hit when it merges the
+# kernel's table, and wall-clock times made from boot-time stamps add an
+# offset of two clock reads: a jiffy and two clock reads apart at most, so
+# 50 ms (json-output.md).
+uaccessctl --no-pager sites --kernel --json >/tmp/sites.netlink.json 2>&1
+uaccessctl --no-pager sites --json >/tmp/sites.uaccessd.json 2>&1
+uaccessctl --no-pager sites --json -b >/tmp/sites.journal.json 2>&1
+# json SOURCE PATH: the value at PATH of the source's document, or (missing)
+json() { uk_daemon_check json "$2" <"/tmp/sites.$1.json" 2>&1; }
+# waitid_row SOURCE ROWS: the path of the PoC's row in the array ROWS
+waitid_row() {
+	local i n
+	n=$(json "$1" "#$2") || return 1
+	for ((i = 0; i < n; i++)); do
+		[[ $(json "$1" "$2.$i.site_symbol") == __do_sys_waitid+* ]] &&
+			[ "$(json "$1" "$2.$i.helper")" = unsafe_put_user ] &&
+			{ echo "$2.$i"; return 0; }
+	done
+	return 1
+}
+declare -A row=(
+	[netlink]=$(waitid_row netlink sites)
+	[uaccessd]=$(waitid_row uaccessd sites)
+	[journal]=$(waitid_row journal machines.0.sites)
+)
+for src in netlink uaccessd journal; do
+	echo "# sites --json, $src: $(json "$src" "${row[$src]:-no-row}")"
+done
+# same_keys A B SLACK_USEC KEY...: the rows of sources A and B have each KEY,
+# with the same value; times (*_usec) at most SLACK_USEC apart.
+same_keys() {
+	local a=$1 b=$2 slack=$3 k va vb d bad=
+	shift 3
+	for k; do
+		va=$(json "$a" "${row[$a]}.$k")
+		vb=$(json "$b" "${row[$b]}.$k")
+		if [[ $k == *_usec && $va =~ ^[0-9]+$ && $vb =~ ^[0-9]+$ ]]; then
+			d=$((va > vb ? va - vb : vb - va))
+			[ "$d" -le "$slack" ] || bad+="$k: $a $va, $b $vb ($d us apart); "
+		elif [ "$va" != "$vb" ] || [ "$va" = "(missing)" ]; then
+			bad+="$k: $a $va, $b $vb; "
+		fi
+	done
+	[ -z "$bad" ] || { echo "$bad"; return 1; }
+}
+check "sites --json: the kernel, uaccessd and the journal each have the PoC's site" \
+	test -n "${row[netlink]}" -a -n "${row[uaccessd]}" -a -n "${row[journal]}"
+check "sites --json: the kernel's row and uaccessd's agree on every key they share (times within 50 ms)" \
+	same_keys netlink uaccessd 50000 site_id site_symbol site_ip kind helper \
+	direction count kernel_suppressed kernel_reported first_usec last_usec \
+	first_boot_usec last_boot_usec last_address
+check "sites --json: uaccessd's row and the journal's agree on every key they share (times within 50 ms)" \
+	same_keys uaccessd journal 50000 site_symbol site_ip kind helper direction \
+	events journaled journal_suppressed first_usec last_usec last_address
+check "sites --json: the kernel's row and the journal's agree on every key they share (times within 50 ms)" \
+	same_keys netlink journal 50000 site_symbol site_ip kind helper direction \
+	first_usec last_usec last_address
 check "uaccessctl top names the waitid site" \
 	bash -c 'uaccessctl --no-pager top | grep -q waitid'
 uaccessctl --no-pager top | sed 's/^/# /'
