@@ -158,11 +158,10 @@ static void json_kv_field(struct uk_json *j, const struct uk_entry *e,
 {
 	const struct uk_entry_field *f = uk_entry_find(e, field);
 
+	if (!f)
+		return;
 	uk_json_key(j, key);
-	if (f)
-		uk_json_strn(j, f->value, f->value_len);
-	else
-		uk_json_null(j);
+	uk_json_strn(j, f->value, f->value_len);
 }
 
 /* Keys no UACCESS_* field may take: the fixed ones and the times'. */
@@ -208,11 +207,10 @@ void uk_entry_json(struct uk_json *j, const struct uk_entry *e, bool full,
 	json_kv_field(j, e, "boot_id", "_BOOT_ID");
 	json_kv_field(j, e, "message_id", "MESSAGE_ID");
 	json_kv_field(j, e, "message", "MESSAGE");
-	uk_json_key(j, "priority");
-	if (prio)
+	if (prio) {
+		uk_json_key(j, "priority");
 		json_value(j, prio, UK_JK_UNSIGNED);
-	else
-		uk_json_null(j);
+	}
 	for (i = 0; i < e->n; i++) {
 		const struct uk_entry_field *f = &e->fields[i];
 		const char *rest = f->name + UK_JOURNAL_PREFIX_LEN, *usec;
@@ -240,7 +238,8 @@ void uk_entry_json(struct uk_json *j, const struct uk_entry *e, bool full,
 			json_value(j, f, field_kind(f->name));
 	}
 	if (full) {
-		uk_json_kv_str(j, "cursor", e->cursor);
+		if (e->cursor)
+			uk_json_kv_str(j, "cursor", e->cursor);
 		if (catalog)
 			uk_json_kv_str(j, "catalog", catalog);
 	}
