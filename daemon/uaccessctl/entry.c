@@ -108,31 +108,40 @@ static enum uk_jkind field_kind(const char *name)
 }
 
 /* A number, when the value is exactly one; a string otherwise. */
+/* @f's value as an unsigned decimal number, all of it, or false. */
+static bool field_u64(const struct uk_entry_field *f, unsigned long long *u)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)f->value[0]) ||
+	    strlen(f->value) != f->value_len)
+		return false;
+	errno = 0;
+	*u = strtoull(f->value, &end, 10);
+	return !errno && !*end;
+}
+
 static void json_value(struct uk_json *j, const struct uk_entry_field *f,
 		       enum uk_jkind kind)
 {
 	const char *v = f->value;
+	unsigned long long u;
 	char *end;
 
-	if (kind != UK_JK_TEXT && f->value_len && strlen(v) == f->value_len &&
+	if (kind == UK_JK_UNSIGNED && field_u64(f, &u)) {
+		uk_json_u64(j, u);
+		return;
+	}
+	if (kind == UK_JK_SIGNED && f->value_len && strlen(v) == f->value_len &&
 	    (isdigit((unsigned char)v[0]) ||
-	     (kind == UK_JK_SIGNED && v[0] == '-' &&
-	      isdigit((unsigned char)v[1])))) {
+	     (v[0] == '-' && isdigit((unsigned char)v[1])))) {
+		long long s;
+
 		errno = 0;
-		if (kind == UK_JK_UNSIGNED) {
-			unsigned long long u = strtoull(v, &end, 10);
-
-			if (!errno && !*end) {
-				uk_json_u64(j, u);
-				return;
-			}
-		} else {
-			long long s = strtoll(v, &end, 10);
-
-			if (!errno && !*end) {
-				uk_json_s64(j, s);
-				return;
-			}
+		s = strtoll(v, &end, 10);
+		if (!errno && !*end) {
+			uk_json_s64(j, s);
+			return;
 		}
 	}
 	uk_json_strn(j, v, f->value_len);
@@ -180,14 +189,8 @@ static bool json_usec(struct uk_json *j, const struct uk_entry_field *f,
 		      const char *usec)
 {
 	unsigned long long ns;
-	char *end;
 
-	if (!isdigit((unsigned char)f->value[0]) ||
-	    strlen(f->value) != f->value_len)
-		return false;
-	errno = 0;
-	ns = strtoull(f->value, &end, 10);
-	if (errno || *end)
+	if (!field_u64(f, &ns))
 		return false;
 	uk_json_kv_u64(j, usec, ns / UK_NSEC_PER_USEC);
 	return true;
