@@ -40,7 +40,7 @@ RULER = '=' * 66
 # Up to the printk timestamp: the first line also carries the firmware's
 # terminal escapes.
 TIMESTAMP = re.compile(r'^.*?\[\s*\d+\.\d+\] ')
-HEADER = re.compile(r'^BUG: uaccess-kaddr: (\S+|user access) (to|from|on) kernel address in '
+HEADER = re.compile(r'^BUG: uaccess-kaddr: (\S+|user access) (to|from|on) (kernel|non-canonical) address in '
                     r'(\S+)( \[\w+\])?$')
 ACCESS = re.compile(r'^(Read|Write|Read-modify-write|Access)( of \d+ bytes?)? (from|to|at) '
                     r'(?:(mapped kernel|unmapped kernel|non-canonical|guard page|all-ones page|vsyscall page|user) '

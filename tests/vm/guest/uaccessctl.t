@@ -60,6 +60,17 @@ check $(printf '%s\n' "$err" | grep -q "permission denied: needs CAP_SYS_ADMIN";
 run 5 "monitor as nobody" $nobody uaccessctl monitor --timeout 2 -n 1
 run 5 "set mode count as nobody" $nobody uaccessctl set mode count
 run 5 "reset --kernel as nobody" $nobody uaccessctl reset --kernel
+# The kernel asks for CAP_SYS_ADMIN itself: the CAP_NET_ADMIN that
+# GENL_ADMIN_PERM checks is not enough to see kernel addresses or to
+# switch the detector off.
+netadmin="uk_daemon_check as-net-admin"
+run 0 "CAP_NET_ADMIN alone is what the test holds" $netadmin \
+	grep -q '^CapEff:[[:space:]]*0000000000001000$' /proc/self/status
+run 5 "sites --kernel with CAP_NET_ADMIN only" $netadmin uaccessctl sites --kernel
+check $(printf '%s\n' "$err" | grep -q "permission denied: needs CAP_SYS_ADMIN"; echo $?) \
+	"sites --kernel with CAP_NET_ADMIN only: the message" "$err"
+run 5 "set mode off with CAP_NET_ADMIN only" $netadmin uaccessctl set mode off
+run 5 "reset --kernel with CAP_NET_ADMIN only" $netadmin uaccessctl reset --kernel
 
 # set: mode, and every hit reported while this suite runs.
 run "0|6" "status --kernel --json before set" uaccessctl status --kernel --json

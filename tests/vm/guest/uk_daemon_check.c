@@ -9,6 +9,9 @@
  *       missing or the input is no JSON
  *   uk_daemon_check as-nobody CMD [ARG...]
  *       run CMD as uid/gid 65534 without supplementary groups
+ *   uk_daemon_check as-net-admin CMD [ARG...]
+ *       the same, with CAP_NET_ADMIN (and no other capability) kept
+ *       across the exec as an ambient capability
  *   uk_daemon_check call SOCKET REQUEST
  *       one request, the reply line on stdout
  *   uk_daemon_check wait SOCKET STATE SECONDS
@@ -28,6 +31,9 @@
 #include <string.h>
 #include <grp.h>
 #include <unistd.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 
 #include "common/control_client.h"
 #include "common/event.h"
@@ -329,10 +335,44 @@ static int cmd_as_nobody(char **argv)
 	return 127;
 }
 
+/* No libcap in the guest: the raw capset(2) of one capability. */
+static int keep_only_net_admin(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {
+		{
+			.effective = 1u << CAP_NET_ADMIN,
+			.permitted = 1u << CAP_NET_ADMIN,
+			.inheritable = 1u << CAP_NET_ADMIN,
+		},
+	};
+
+	if (syscall(SYS_capset, &hdr, data) < 0)
+		return -1;
+	return prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_ADMIN, 0, 0);
+}
+
+static int cmd_as_net_admin(char **argv)
+{
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0 ||
+	    setgroups(0, NULL) < 0 || setgid(65534) < 0 || setuid(65534) < 0 ||
+	    keep_only_net_admin() < 0) {
+		perror("uk_daemon_check: dropping to nobody with CAP_NET_ADMIN");
+		return 125;
+	}
+	execvp(argv[0], argv);
+	perror(argv[0]);
+	return 127;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "as-nobody"))
 		return cmd_as_nobody(argv + 2);
+	if (argc >= 3 && !strcmp(argv[1], "as-net-admin"))
+		return cmd_as_net_admin(argv + 2);
 	if (argc >= 3 && !strcmp(argv[1], "json"))
 		return cmd_json(argc - 2, argv + 2);
 	if (argc == 4 && !strcmp(argv[1], "call"))
@@ -342,7 +382,8 @@ int main(int argc, char **argv)
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "compare"))
 		return cmd_compare(argv[2], argv[3],
 				   argc == 5 && !strcmp(argv[4], "exact"));
-	fprintf(stderr, "usage: uk_daemon_check json PATH... | "
+	fprintf(stderr, "usage: uk_daemon_check as-nobody|as-net-admin CMD... | "
+		"json PATH... | "
 		"call SOCKET REQUEST | "
 		"wait SOCKET STATE SECONDS | "
 		"compare SOCKET LABEL [exact]\n");

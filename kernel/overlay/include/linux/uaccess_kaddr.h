@@ -4,9 +4,11 @@
  *
  * Two detectors feed one reporter (mm/uaccess_kaddr/):
  *  - the pre-access check, inlined into the unchecked helpers, looks at the
- *    __user pointer before the access and refuses the access as a failed
- *    access_ok() would, so a mapped kernel address that would be read or
- *    written silently is reported and left untouched;
+ *    __user pointer before the access, so that a mapped kernel address,
+ *    which would be read or written silently, is reported; booted with
+ *    uaccess_kaddr_access=fail (the default of
+ *    CONFIG_DEBUG_UACCESS_KADDR_REFUSE=y), the access is then refused as a
+ *    failed access_ok() would refuse it, and kernel memory left untouched;
  *  - the fault check, called from the architecture's user-access exception
  *    fixup, reports a fault on a kernel-half address.
  *
@@ -119,7 +121,7 @@ UACCESS_KADDR_REPORTER
 void __uaccess_kaddr_precheck_ac(const void __user *ptr, unsigned long size,
 				 unsigned int how);
 unsigned int uaccess_kaddr_fault_class(unsigned long addr, bool known);
-void uaccess_kaddr_fault(struct pt_regs *regs, unsigned long addr,
+bool uaccess_kaddr_fault(struct pt_regs *regs, unsigned long addr,
 			 unsigned long caller, unsigned int kind,
 			 unsigned int how, unsigned int addr_class);
 void uaccess_kaddr_rejected(void);
@@ -140,8 +142,9 @@ static __always_inline bool uaccess_kaddr_on(void)
  * an expression without side effects (the helpers pass their own copy).
  *
  * Returns true when the helper must fail as a failed access_ok() would
- * (-EFAULT, or its error label): in every mode but off, unless booted with
- * uaccess_kaddr_access=allow.
+ * (-EFAULT, or its error label): only when booted with
+ * uaccess_kaddr_access=fail (CONFIG_DEBUG_UACCESS_KADDR_REFUSE=y makes it
+ * the default); otherwise the access goes ahead, reported.
  */
 static __always_inline bool
 uaccess_kaddr_refused(const void __user *ptr, unsigned long size,

@@ -57,18 +57,22 @@ static unsigned long uk_rl_interval;
 static unsigned int uk_rl_burst = 1;
 static DEFINE_MUTEX(uk_config_lock);
 
-/* Modules inline the pre-access check too. */
+/*
+ * Modules inline the pre-access check too: plain exports, as KASAN's and
+ * KCOV's hooks, since a module of any licence uses __get_user().
+ */
 DEFINE_STATIC_KEY_FALSE(uaccess_kaddr_enabled);
-EXPORT_SYMBOL_GPL(uaccess_kaddr_enabled);
+EXPORT_SYMBOL(uaccess_kaddr_enabled);
 
 /*
  * uaccess_kaddr_access=allow: a pre-access hit is reported and the access
- * then goes ahead, as it would without the detector.  Boot time only; the
- * default is CONFIG_DEBUG_UACCESS_KADDR_REFUSE's.
+ * then goes ahead, as it would without the detector.  The default is
+ * CONFIG_DEBUG_UACCESS_KADDR_REFUSE's.  Set at boot, and changed after it
+ * only by the KUnit suite, which tests both policies.
  */
-bool uaccess_kaddr_allow_access __ro_after_init =
+bool uaccess_kaddr_allow_access __read_mostly =
 	!IS_ENABLED(CONFIG_DEBUG_UACCESS_KADDR_REFUSE);
-EXPORT_SYMBOL_GPL(uaccess_kaddr_allow_access);
+EXPORT_SYMBOL(uaccess_kaddr_allow_access);
 
 /* Nesting of uaccess_kaddr_any_begin() on this CPU. */
 static DEFINE_PER_CPU(int, uaccess_kaddr_any);
@@ -123,6 +127,12 @@ static atomic_t uk_sites_used;
  * mapped or not): not looked up in NMI context, but by uk_irq_work().
  */
 #define UK_CLASS_LATER		0xff
+/*
+ * A fault of an access that a pre-access hit let through
+ * (uaccess_kaddr_access=allow): that hit was the report, and the count,
+ * of the bug, under the helper's own name.
+ */
+#define UK_CLASS_PRECHECKED	0xfe
 
 /*
  * Per-CPU event queues.  Outside NMI context the active buffer is filled
@@ -142,6 +152,9 @@ struct uk_cpu_queue {
 	struct uk_event *nmi_slot;	/* UK_NMI_SLOTS events */
 	struct irq_work irq_work;
 	int nesting;
+	/* The range of the last pre-access hit let through: see uk_hit(). */
+	unsigned long allowed_start;
+	unsigned long allowed_end;
 };
 
 static DEFINE_PER_CPU(struct uk_cpu_queue, uk_queue);
@@ -174,7 +187,8 @@ early_param("uaccess_kaddr", uk_parse_mode);
  * /sys/module/uaccess_kaddr/parameters/mode, read-only: the current mode,
  * and by its presence the sign for user space (uaccessd's unit) that the
  * kernel has the detector, netlink family or not.  The mode is chosen with
- * uaccess_kaddr= at boot and changed with set-config or debugfs.
+ * uaccess_kaddr= at boot and changed with set-config, when the netlink
+ * layer is built.
  */
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "uaccess_kaddr."
@@ -238,11 +252,15 @@ static __always_inline unsigned int uk_site_slot(u64 key)
 static struct uk_site *uk_site_get(unsigned long ip, unsigned int kind,
 				   unsigned int helper, unsigned int dir)
 {
+	struct uk_site *sites = smp_load_acquire(&uk_sites);
 	u32 key = kind | helper << 8 | dir << 16;
 	unsigned int i, n = uk_site_slot(ip ^ key);
 
+	/* A free slot has ip 0: a hit without a call site has no slot. */
+	if (!sites || !ip)
+		return NULL;
 	for (i = 0; i < UK_MAX_PROBES; i++, n = (n + 1) & (UK_SITES - 1)) {
-		struct uk_site *s = &uk_sites[n];
+		struct uk_site *s = &sites[n];
 		unsigned long cur = READ_ONCE(s->ip);
 		int spin;
 
@@ -479,19 +497,27 @@ static unsigned int uk_classify_range(unsigned long addr, unsigned long size)
 	return UK_CLASS_LATER;
 }
 
-/* Where an address points; any context but NMI, no locks. */
+/*
+ * Where an address points; any context but NMI, no locks.  The page table
+ * walk runs with interrupts off: a CPA collapse frees the table pages only
+ * after a TLB flush IPI, which this CPU then holds off.
+ */
 static unsigned int uk_classify(unsigned long addr, unsigned long size)
 {
 	unsigned int class = uk_classify_range(addr, size);
+	unsigned long flags;
 	unsigned int level;
+	bool present;
 	pte_t *pte;
 
 	if (class != UK_CLASS_LATER)
 		return class;
+	local_irq_save(flags);
 	pte = lookup_address(addr, &level);
-	if (pte && pte_present(*pte))
-		return UKADDR_CLASS_KERNEL_MAPPED;
-	return UKADDR_CLASS_KERNEL_UNMAPPED;
+	present = pte && pte_present(*pte);
+	local_irq_restore(flags);
+	return present ? UKADDR_CLASS_KERNEL_MAPPED :
+			 UKADDR_CLASS_KERNEL_UNMAPPED;
 }
 
 /*
@@ -514,9 +540,10 @@ static void uk_record(struct uk_site *s, unsigned int kind,
 		      unsigned int addr_class, struct pt_regs *regs, bool warn)
 {
 	struct uk_cpu_queue *q = this_cpu_ptr(&uk_queue);
-	struct uk_event *ev;
+	struct uk_event *ev, local;
 	unsigned long flags;
 	unsigned int slot;
+	bool queued;
 
 	if (in_nmi()) {
 		for (slot = 0; slot < UK_NMI_SLOTS; slot++) {
@@ -538,27 +565,34 @@ static void uk_record(struct uk_site *s, unsigned int kind,
 		return;
 	}
 
+	/*
+	 * With interrupts off, only an NMI can come in, and it has slots of its
+	 * own.  Only this CPU adds to its queue, so a full one stays full
+	 * until the lock is taken; the event is made outside the lock, which
+	 * is held for the copy alone.
+	 */
+	local_irq_save(flags);
+	if (READ_ONCE(q->len) >= UK_QUEUE_LEN) {
+		uk_drop(q, warn);
+		goto out;
+	}
 	if (!addr_class || addr_class == UK_CLASS_LATER)
 		addr_class = uk_classify(addr, size);
-
-	local_irq_save(flags);
-	raw_spin_lock(&q->lock);
-	if (q->len < UK_QUEUE_LEN) {
-		ev = &q->active[q->len++];
-		uk_fill_event(ev, s, kind, helper, dir, addr, size, ip,
-			      addr_class, regs, warn);
-	} else {
-		ev = NULL;
-	}
-	raw_spin_unlock(&q->lock);
-	if (!ev)
-		uk_drop(q, warn);
-	if (ev) {
+	uk_fill_event(&local, s, kind, helper, dir, addr, size, ip,
+		      addr_class, regs, warn);
+	queued = uk_queue_event(q, &local);
+	if (queued) {
 		atomic64_inc(&uk_reported);
 		atomic64_inc(&s->reported);
-		uk_notify_kunit(ev);
+		uk_notify_kunit(&local);
 		irq_work_queue(&q->irq_work);
+	} else {
+		/* Not reached (see above); its sequence number is the gap. */
+		atomic64_inc(&uk_dropped);
+		if (warn)
+			WRITE_ONCE(uk_warn_lost, true);
 	}
+out:
 	local_irq_restore(flags);
 }
 
@@ -582,9 +616,23 @@ static void uk_hit(unsigned int kind, unsigned int how, unsigned long addr,
 	unsigned long now;
 	struct uk_site *s;
 
-	if (mode == UKADDR_MODE_OFF)
+	/* No access would follow. */
+	if (mode == UKADDR_MODE_OFF || (kind == UKADDR_KIND_PRECHECK && !size))
 		return;
 	preempt_disable_notrace();
+	/*
+	 * An access let through may fault (an unmapped or non-canonical
+	 * address): this hit is its report, and the fault on this range is
+	 * not reported again under another name (uaccess_kaddr_fault_class()).
+	 * Best effort: a migration before the fault, or a hit in an interrupt
+	 * in between, gives two reports, never none.
+	 */
+	if (kind == UKADDR_KIND_PRECHECK &&
+	    READ_ONCE(uaccess_kaddr_allow_access)) {
+		this_cpu_write(uk_queue.allowed_start, addr);
+		this_cpu_write(uk_queue.allowed_end,
+			       addr + size < addr ? ULONG_MAX : addr + size);
+	}
 	atomic64_inc(&uk_hits[kind]);
 	/* Deeper than task, softirq, hardirq, NMI: counted, not attributed. */
 	if (this_cpu_inc_return(uk_queue.nesting) > UK_MAX_NESTING) {
@@ -639,7 +687,7 @@ void __uaccess_kaddr_precheck(const void __user *ptr, unsigned long size,
 
 	uk_hit(UKADDR_KIND_PRECHECK, how, addr, size, _RET_IP_, 0, NULL);
 }
-EXPORT_SYMBOL_GPL(__uaccess_kaddr_precheck);
+EXPORT_SYMBOL(__uaccess_kaddr_precheck);
 
 /**
  * __uaccess_kaddr_precheck_ac - __uaccess_kaddr_precheck() with AC set
@@ -661,7 +709,7 @@ void __uaccess_kaddr_precheck_ac(const void __user *ptr, unsigned long size,
 	uk_hit(UKADDR_KIND_PRECHECK, how, addr, size, _RET_IP_, 0, NULL);
 	user_access_restore(flags);
 }
-EXPORT_SYMBOL_GPL(__uaccess_kaddr_precheck_ac);
+EXPORT_SYMBOL(__uaccess_kaddr_precheck_ac);
 
 /**
  * uaccess_kaddr_reports - does the detector print what it finds?
@@ -684,28 +732,39 @@ bool uaccess_kaddr_reports(void)
  * works out the helper and the call site: user addresses (the ordinary
  * -EFAULT) are ignored and the pointers that the checked helpers clamp or
  * mask (guard page, all-ones page) are counted as rejected.  No fault
- * follows a pre-access hit, which refuses the access (unless booted with
- * uaccess_kaddr_access=allow, where the fault is reported too).  Returns
- * the address class of a fault to report with uaccess_kaddr_fault(),
- * else 0.
+ * follows a pre-access hit that refused the access; one that follows a
+ * hit let through (uaccess_kaddr_access=allow) on this CPU, at an address
+ * in its range, was reported by that hit: UK_CLASS_PRECHECKED.  Returns the
+ * address class of a fault to hand to uaccess_kaddr_fault(), else 0.
  */
 unsigned int uaccess_kaddr_fault_class(unsigned long addr, bool known)
 {
+	unsigned long start, end;
 	unsigned int class;
 
 	if (!static_branch_unlikely(&uaccess_kaddr_enabled) ||
 	    this_cpu_read(uaccess_kaddr_any))
 		return 0;
-	if (!known)
-		return UKADDR_CLASS_NONCANONICAL;
-	class = in_nmi() ? uk_classify_range(addr, 1) : uk_classify(addr, 1);
-	switch (class) {
-	case UKADDR_CLASS_USER:
-		return 0;
-	case UKADDR_CLASS_GUARD_PAGE:
-	case UKADDR_CLASS_ALL_ONES:
-		atomic64_inc(&uk_rejected);
-		return 0;
+	if (!known) {
+		class = UKADDR_CLASS_NONCANONICAL;
+	} else {
+		class = in_nmi() ? uk_classify_range(addr, 1) :
+				   uk_classify(addr, 1);
+		switch (class) {
+		case UKADDR_CLASS_USER:
+			return 0;
+		case UKADDR_CLASS_GUARD_PAGE:
+		case UKADDR_CLASS_ALL_ONES:
+			atomic64_inc(&uk_rejected);
+			return 0;
+		}
+	}
+	/* Preemptible (a #GP's fixup): a stale CPU only misses the match. */
+	start = raw_cpu_read(uk_queue.allowed_start);
+	end = raw_cpu_read(uk_queue.allowed_end);
+	if (known && addr >= start && addr < end) {
+		raw_cpu_write(uk_queue.allowed_end, start);
+		return UK_CLASS_PRECHECKED;
 	}
 	return class;
 }
@@ -720,12 +779,17 @@ unsigned int uaccess_kaddr_fault_class(unsigned long addr, bool known)
  * @addr_class: what uaccess_kaddr_fault_class() returned, not 0
  *
  * Called from the exception fixup, in the context of the faulting access.
+ *
+ * Return: whether the fault is reported (or held back by the ratelimit of
+ * its report): the architecture then leaves out its own warning of it.
  */
-void uaccess_kaddr_fault(struct pt_regs *regs, unsigned long addr,
+bool uaccess_kaddr_fault(struct pt_regs *regs, unsigned long addr,
 			 unsigned long caller, unsigned int kind,
 			 unsigned int how, unsigned int addr_class)
 {
-	uk_hit(kind, how, addr, 0, caller, addr_class, regs);
+	if (addr_class != UK_CLASS_PRECHECKED)
+		uk_hit(kind, how, addr, 0, caller, addr_class, regs);
+	return uaccess_kaddr_reports();
 }
 
 /* A checked helper faulted on what it was given: bad input, not a bug. */
@@ -743,6 +807,22 @@ int uk_nesting_total(void)
 	for_each_possible_cpu(cpu)
 		sum += per_cpu(uk_queue.nesting, cpu);
 	return sum;
+}
+#endif
+
+#if IS_ENABLED(CONFIG_UACCESS_KADDR_KUNIT_TEST)
+/*
+ * For the KUnit suite: no report is printed while held, so that a test can
+ * free memory between a hit and its report.  Process context.
+ */
+void uk_test_hold_reports(bool hold)
+{
+	if (hold) {
+		disable_work_sync(&uk_drain_work);
+	} else {
+		enable_work(&uk_drain_work);
+		queue_work(system_unbound_wq, &uk_drain_work);
+	}
 }
 #endif
 
@@ -876,6 +956,9 @@ static void uk_free_buffers(void)
 
 		kvfree(q->bufs[0]);
 		q->bufs[0] = NULL;
+		q->bufs[1] = NULL;
+		q->nmi_slot = NULL;
+		q->active = NULL;
 	}
 	kvfree(uk_batch);
 	uk_batch = NULL;
@@ -883,7 +966,11 @@ static void uk_free_buffers(void)
 
 /*
  * Before the first switch out of mode off, under uk_config_lock or at
- * init: the hit path only runs once the static key is on, after this.
+ * init.  The hit path only runs once the static key is on, after this:
+ * static_branch_enable() patches the text with a serialising IPI to every
+ * CPU, so the buffers are seen before the first hit.  The site table is
+ * published last, with a release that uk_site_get() pairs with; a hit that
+ * still finds none (a key switched on by other means) is only counted.
  */
 static int uk_alloc_buffers(void)
 {
@@ -914,7 +1001,7 @@ static int uk_alloc_buffers(void)
 	uk_buffer_bytes = UK_SITES * sizeof(*sites) +
 			  UK_BATCH_LEN * sizeof(*uk_batch) +
 			  num_possible_cpus() * per_cpu;
-	WRITE_ONCE(uk_sites, sites);
+	smp_store_release(&uk_sites, sites);
 	pr_info("%zu bytes of site table and event buffers allocated\n",
 		uk_buffer_bytes);
 	return 0;
@@ -972,7 +1059,8 @@ static int __init uk_init(void)
 		struct uk_cpu_queue *q = per_cpu_ptr(&uk_queue, cpu);
 
 		raw_spin_lock_init(&q->lock);
-		init_irq_work(&q->irq_work, uk_irq_work);
+		/* Hard on PREEMPT_RT too: it takes @lock as hardirqs do. */
+		q->irq_work = IRQ_WORK_INIT_HARD(uk_irq_work);
 	}
 	uk_rl_interval = msecs_to_jiffies(uk_rl_interval_ms);
 	if (uk_mode != UKADDR_MODE_OFF && uk_alloc_buffers()) {

@@ -12,7 +12,8 @@
  * been freed or reused, and its slab or cache may be gone (the cache's
  * name is copied).  Only what needs process context is looked up then,
  * and the report says so: a vmalloc area's bounds and owner (its lookup
- * takes a lock), the allocation and free stacks, KASAN's description.
+ * takes a lock), the allocation and free stacks, KASAN's description (but
+ * of a vmalloc area freed since, whose shadow goes with it).
  */
 
 #include <linux/kasan.h>
@@ -22,23 +23,32 @@
 #include <linux/module.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
 #include "../slab.h"
 #include "uaccess_kaddr.h"
 
+/*
+ * The slab may be freed and its page reused while this runs, under the
+ * queue's lock with interrupts off: the cache is read only through a
+ * pointer that the page still gives after the reads, and its name with a
+ * nofault copy, so that a race gives a wrong description, never a fault.
+ */
 static void uk_snapshot_slab(const void *p, struct uk_object *obj)
 {
 	struct slab *slab = virt_to_slab(p);
 	struct kmem_cache *s;
+	const char *name;
 
 	if (!slab)
 		return;
 	s = READ_ONCE(slab->slab_cache);
-	if (!s)
+	if (!s || ((unsigned long)s & 1) ||
+	    get_kernel_nofault(name, &s->name) ||
+	    strncpy_from_kernel_nofault(obj->cache, name,
+					sizeof(obj->cache)) < 0)
 		return;
-	obj->region = UK_REGION_SLAB;
-	strscpy(obj->cache, s->name, sizeof(obj->cache));
 	obj->kfence = is_kfence_address(p);
 	if (obj->kfence) {
 		obj->start = (unsigned long)kfence_object_start(p);
@@ -48,6 +58,11 @@ static void uk_snapshot_slab(const void *p, struct uk_object *obj)
 		obj->size = s->object_size;
 	}
 	obj->store_user = s->flags & SLAB_STORE_USER;
+	if (virt_to_slab(p) != slab || READ_ONCE(slab->slab_cache) != s) {
+		memset(obj->cache, 0, sizeof(obj->cache));
+		return;
+	}
+	obj->region = UK_REGION_SLAB;
 }
 
 /**
@@ -85,7 +100,12 @@ void uk_snapshot_object(struct uk_event *ev)
 			obj->size = folio_size(folio);
 		}
 	}
-	obj->kasan_bug = kasan_access_bug_type(p, ev->size ?: 1, &bad);
+	/*
+	 * The first bad byte of a page is enough for the verdict, and bounds
+	 * the shadow scan done with interrupts off.
+	 */
+	obj->kasan_bug = kasan_access_bug_type(p, clamp(ev->size, 1UL, PAGE_SIZE),
+					       &bad);
 	obj->kasan_bad = (unsigned long)bad;
 }
 
@@ -106,25 +126,46 @@ static void uk_print_slab(const struct uk_event *ev,
 		       obj->start + obj->size);
 }
 
-static void uk_print_vmalloc(const struct uk_event *ev, struct uk_object *obj)
+/*
+ * Whether an area holds the address now.  find_vm_area() drops its lock
+ * before it returns, and the area may be freed then: it is read with a
+ * nofault copy and checked against the address, so that a race gives a
+ * stale description, never a fault.  (vmalloc_dump_obj() does its copy
+ * under the lock, but looks in the vmap node of the address only, and
+ * misses an area whose start is in another.)
+ */
+static bool uk_print_vmalloc(const struct uk_event *ev, struct uk_object *obj)
 {
 	struct vm_struct *vm = find_vm_area((void *)ev->addr);
+	struct vm_struct copy;
 
-	if (!vm) {
+	if (!vm || copy_from_kernel_nofault(&copy, vm, sizeof(copy)) ||
+	    ev->addr - (unsigned long)copy.addr >= get_vm_area_size(&copy)) {
 		pr_err("The address is in the vmalloc space; no area holds it now\n");
-		return;
+		return false;
 	}
-	obj->start = (unsigned long)vm->addr;
-	obj->size = get_vm_area_size(vm);
-	obj->caller = vm->caller;
+	obj->start = (unsigned long)copy.addr;
+	obj->size = get_vm_area_size(&copy);
+	obj->caller = copy.caller;
 	pr_err("The address belongs to the %lu-byte vmalloc area [0x%lx, 0x%lx) allocated at %pS (looked up after the hit)\n",
 	       obj->size, obj->start, obj->start + obj->size, obj->caller);
+	return true;
 }
 
-/* What only process context can look up, after the hit. */
+/*
+ * What only process context can look up, after the hit.  @gone: the
+ * vmalloc area that the address was in is no longer there.
+ */
 static void uk_print_later(const struct uk_event *ev,
-			   const struct uk_object *obj)
+			   const struct uk_object *obj, bool gone)
 {
+	/*
+	 * A freed vmalloc area's shadow is unmapped when the area is purged,
+	 * which may have happened since the hit: the verdict above is all
+	 * there is.
+	 */
+	if (IS_ENABLED(CONFIG_KASAN) && gone)
+		return;
 	if (IS_ENABLED(CONFIG_KASAN)) {
 		pr_err("\n");
 		pr_err("KASAN's description, made after the hit (the memory may have been freed or reused since):\n");
@@ -152,6 +193,8 @@ static void uk_print_later(const struct uk_event *ev,
  */
 void uk_print_object(const struct uk_event *ev, struct uk_object *obj)
 {
+	bool gone = false;
+
 	if (ev->addr_class != UKADDR_CLASS_KERNEL_MAPPED)
 		return;
 	pr_err("\n");
@@ -170,7 +213,7 @@ void uk_print_object(const struct uk_event *ev, struct uk_object *obj)
 		uk_print_slab(ev, obj);
 		break;
 	case UK_REGION_VMALLOC:
-		uk_print_vmalloc(ev, obj);
+		gone = !uk_print_vmalloc(ev, obj);
 		break;
 	case UK_REGION_PAGE:
 		pr_err("The address belongs to the page allocator's %lu-byte block at 0x%lx\n",
@@ -187,5 +230,5 @@ void uk_print_object(const struct uk_event *ev, struct uk_object *obj)
 		else
 			pr_err("Shadow memory: every byte of the range is accessible\n");
 	}
-	uk_print_later(ev, obj);
+	uk_print_later(ev, obj, gone);
 }

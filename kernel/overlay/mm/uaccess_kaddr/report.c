@@ -3,7 +3,7 @@
  * uaccess_kaddr reports in the kernel log, shaped like KASAN's and KFENCE's:
  *
  *   ==================================================================
- *   BUG: uaccess-kaddr: <helper> <to|from|on> kernel address in <caller>
+ *   BUG: uaccess-kaddr: <helper> <to|from|on> <kernel|non-canonical> address in <caller>
  *   <Write|Read|...> of <N> bytes to <class> address 0x<addr> (<outcome>)
  *   CPU: <cpu> UID: <uid> PID: <pid> Comm: <comm> <taint> <release>
  *   Call Trace:
@@ -113,16 +113,23 @@ const char *uk_class_name(unsigned int addr_class)
  * "uaccess-kaddr: unsafe_put_user to kernel address in foo+0x1c/0x80":
  * the helper is "to" a kernel address when it writes to what it takes for
  * user memory, "from" it when it reads, "on" it for both or when the fault
- * did not say.  The call site is a return address or a faulting
+ * did not say; a non-canonical address below the kernel half (only a
+ * missing access_ok() or a masked pointer accessed past its guard page
+ * reach one) is a "non-canonical address".  The call site is a return address or a faulting
  * instruction inside its function: %pB names both right.
  */
 int uk_format_title(char *buf, size_t len, const struct uk_event *ev)
 {
 	const char *prep = ev->dir == UKADDR_DIR_FROM_USER ? "from" :
 			   ev->dir == UKADDR_DIR_TO_USER ? "to" : "on";
+	/* Below the kernel half, a non-canonical address is no kernel one. */
+	const char *what = ev->addr_class == UKADDR_CLASS_NONCANONICAL &&
+			   (long)ev->addr >= 0 && ev->addr ?
+			   "non-canonical" : "kernel";
 
-	return scnprintf(buf, len, "uaccess-kaddr: %s %s kernel address in %pB",
-			 uk_helper_name(ev->helper), prep, (void *)ev->ip);
+	return scnprintf(buf, len, "uaccess-kaddr: %s %s %s address in %pB",
+			 uk_helper_name(ev->helper), prep, what,
+			 (void *)ev->ip);
 }
 
 /**

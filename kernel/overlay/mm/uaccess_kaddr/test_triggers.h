@@ -37,6 +37,8 @@ struct uk_trigger {
 	bool fault_only;
 	/* Takes kernel pointers by design (kernel_nofault): no user page. */
 	bool kernel_ptr;
+	/* @p is a copy's kernel side: for the test module alone (dmesg.t). */
+	bool kernel_operand;
 };
 
 static noinline int uk_trigger_get_user(void __user *p, void __user *upage)
@@ -166,6 +168,18 @@ static noinline int uk_trigger_copy_user_generic(void __user *p,
 	char buf[UK_TRIGGER_LEN];
 
 	return copy_user_generic(buf, (__force void *)p, sizeof(buf)) ?
+		-EFAULT : 0;
+}
+
+/*
+ * A copy from the user page whose kernel destination is @p: a fault there
+ * is a kernel bug of another kind (KASAN's, or the fixup's own warning of
+ * a #GP, once per boot), never a report.
+ */
+static noinline int uk_trigger_copy_to_kernel_operand(void __user *p,
+						      void __user *upage)
+{
+	return raw_copy_from_user((__force void *)p, upage, UK_TRIGGER_LEN) ?
 		-EFAULT : 0;
 }
 
@@ -446,6 +460,12 @@ static const struct uk_trigger uk_triggers[] = {
 		.dir = UKADDR_DIR_FROM_USER,
 		.fault_helper = UKADDR_HELPER_COPY_USER_GENERIC,
 		.fault_only = true,
+	},
+	{
+		.name = "copy_to_kernel_operand",
+		.fn = uk_trigger_copy_to_kernel_operand,
+		.writes = true,
+		.kernel_operand = true,
 	},
 #ifndef MODULE
 	UK_CHECKED(checked_csum_copy_from_user, false),

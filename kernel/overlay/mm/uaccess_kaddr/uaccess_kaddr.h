@@ -173,6 +173,7 @@ void uk_event_unsent(void);
 extern void (*uk_test_observer)(const struct uk_event *ev);
 extern bool uk_test_quiet;
 int uk_nesting_total(void);
+void uk_test_hold_reports(bool hold);
 
 void uk_snapshot_object(struct uk_event *ev);
 void uk_print_object(const struct uk_event *ev, struct uk_object *obj);

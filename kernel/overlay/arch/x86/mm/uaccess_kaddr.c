@@ -111,9 +111,10 @@ static bool uk_copy_gp_kernel_operand(struct pt_regs *regs,
 	       (uk_user_half(regs->si) || uk_user_half(regs->di));
 }
 
-bool uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
-			     unsigned long error_code,
-			     unsigned long fault_addr, int type, int imm)
+enum uaccess_kaddr_fixup
+uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
+			unsigned long error_code, unsigned long fault_addr,
+			int type, int imm)
 {
 	unsigned long caller = regs->ip;
 	unsigned int how = 0, dir = 0, kind, class = 0;
@@ -122,19 +123,20 @@ bool uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
 	bool decoded;
 
 	if (trapnr != X86_TRAP_PF && trapnr != X86_TRAP_GP)
-		return false;
+		return UACCESS_KADDR_FIXUP;
 	/* A #GP with an error code is about a segment, not an address. */
 	if (trapnr == X86_TRAP_GP && error_code)
-		return false;
+		return UACCESS_KADDR_FIXUP;
+	/* The retry faults again, at the same address, and decides. */
 	if (type == EX_TYPE_UACCESS_LEAF_RETRY)
-		return false;
+		return UACCESS_KADDR_FIXUP_QUIET;
 	if (type == EX_TYPE_UACCESS_CHECKED) {
 		if (trapnr == X86_TRAP_PF && is_kfence_address((void *)fault_addr))
-			return true;
+			return UACCESS_KADDR_NO_FIXUP;
 		/* A #GP in a user access is a non-canonical address. */
 		if (trapnr == X86_TRAP_GP || fault_addr >= TASK_SIZE_MAX)
 			uaccess_kaddr_rejected();
-		return false;
+		return UACCESS_KADDR_FIXUP;
 	}
 
 	if (type == EX_TYPE_UACCESS_LEAF) {
@@ -151,7 +153,7 @@ bool uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
 	if (trapnr == X86_TRAP_PF) {
 		class = uaccess_kaddr_fault_class(fault_addr, true);
 		if (!class)
-			return false;
+			return UACCESS_KADDR_FIXUP;
 	}
 
 	decoded = !copy_from_kernel_nofault(buf, (void *)regs->ip, sizeof(buf)) &&
@@ -174,7 +176,8 @@ bool uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
 		if (UACCESS_KADDR_HOW_HELPER(how) ==
 			    UKADDR_HELPER_COPY_USER_GENERIC &&
 		    uk_copy_kernel_operand(regs, error_code))
-			return is_kfence_address((void *)fault_addr);
+			return is_kfence_address((void *)fault_addr) ?
+			       UACCESS_KADDR_NO_FIXUP : UACCESS_KADDR_FIXUP;
 		dir = error_code & X86_PF_WRITE ?
 			UKADDR_DIR_TO_USER :
 			UKADDR_DIR_FROM_USER;
@@ -188,12 +191,12 @@ bool uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
 		if (fault_addr && UACCESS_KADDR_HOW_HELPER(how) ==
 				  UKADDR_HELPER_COPY_USER_GENERIC &&
 		    uk_copy_gp_kernel_operand(regs, fault_addr))
-			return false;
+			return UACCESS_KADDR_FIXUP;
 		if (decoded && fault_addr)
 			dir = uk_gp_dir(regs, &insn, fault_addr);
 		class = uaccess_kaddr_fault_class(fault_addr, fault_addr != 0);
 		if (!class)
-			return false;
+			return UACCESS_KADDR_FIXUP;
 	}
 
 	if (!how)
@@ -201,6 +204,7 @@ bool uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
 	if (!UACCESS_KADDR_HOW_DIR(how))
 		how |= UACCESS_KADDR_HOW(0, dir);
 
-	uaccess_kaddr_fault(regs, fault_addr, caller, kind, how, class);
-	return false;
+	if (uaccess_kaddr_fault(regs, fault_addr, caller, kind, how, class))
+		return UACCESS_KADDR_FIXUP_QUIET;
+	return UACCESS_KADDR_FIXUP;
 }

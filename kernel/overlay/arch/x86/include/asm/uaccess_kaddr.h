@@ -66,14 +66,21 @@ static __always_inline bool arch_uaccess_kaddr_bad(const void __user *ptr,
 
 struct pt_regs;
 
+/* What the fault detector leaves the user-access exception fixup to do. */
+enum uaccess_kaddr_fixup {
+	UACCESS_KADDR_FIXUP,		/* fix up, warning as without the detector */
+	UACCESS_KADDR_FIXUP_QUIET,	/* fix up: the detector reported the fault */
+	UACCESS_KADDR_NO_FIXUP,		/* none: the fault is KFENCE's to see */
+};
+
 /*
  * The fault detector, called from the user-access fixups with the type and
- * immediate of their exception table entry.  True when the fault is not the
- * user access's to fix up: a copy faulted on its kernel operand at an
- * address that KFENCE guards, and KFENCE must see the fault.
+ * immediate of their exception table entry.  UACCESS_KADDR_NO_FIXUP when a
+ * copy faulted on its kernel operand at an address that KFENCE guards.
  */
-bool uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
-			     unsigned long error_code,
-			     unsigned long fault_addr, int type, int imm);
+enum uaccess_kaddr_fixup
+uaccess_kaddr_x86_fault(struct pt_regs *regs, int trapnr,
+			unsigned long error_code, unsigned long fault_addr,
+			int type, int imm);
 
 #endif /* _ASM_X86_UACCESS_KADDR_H */
