@@ -51,6 +51,7 @@ const char * const uk_mode_names[UKADDR_MODE_WARN + 1] = {
 	[UKADDR_MODE_REPORT] = "report",
 	[UKADDR_MODE_WARN] = "warn",
 };
+
 static unsigned int uk_rl_interval_ms = 5000;
 /* The same in jiffies, for the hit path: set with uk_rl_interval_ms. */
 static unsigned long uk_rl_interval;
@@ -252,6 +253,7 @@ static __always_inline unsigned int uk_site_slot(u64 key)
 static struct uk_site *uk_site_get(unsigned long ip, unsigned int kind,
 				   unsigned int helper, unsigned int dir)
 {
+	/* Pairs with smp_store_release() in uk_alloc_buffers(). */
 	struct uk_site *sites = smp_load_acquire(&uk_sites);
 	u32 key = kind | helper << 8 | dir << 16;
 	unsigned int i, n = uk_site_slot(ip ^ key);
@@ -1001,6 +1003,7 @@ static int uk_alloc_buffers(void)
 	uk_buffer_bytes = UK_SITES * sizeof(*sites) +
 			  UK_BATCH_LEN * sizeof(*uk_batch) +
 			  num_possible_cpus() * per_cpu;
+	/* The table is zeroed before a hit can see it: uk_site_get(). */
 	smp_store_release(&uk_sites, sites);
 	pr_info("%zu bytes of site table and event buffers allocated\n",
 		uk_buffer_bytes);
