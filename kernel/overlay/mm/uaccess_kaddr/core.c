@@ -24,6 +24,7 @@
 #include <linux/irq_work.h>
 #include <linux/jhash.h>
 #include <linux/jiffies.h>
+#include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
 #include <linux/panic.h>
@@ -68,10 +69,14 @@ EXPORT_SYMBOL(uaccess_kaddr_enabled);
 /*
  * uaccess_kaddr_access=allow: a pre-access hit is reported and the access
  * then goes ahead, as it would without the detector.  The default is
- * CONFIG_DEBUG_UACCESS_KADDR_REFUSE's.  Set at boot, and changed after it
- * only by the KUnit suite, which tests both policies.
+ * CONFIG_DEBUG_UACCESS_KADDR_REFUSE's.  Set at boot; a kernel with the
+ * KUnit suite lets the suite change it, as it tests both policies.
  */
+#if IS_ENABLED(CONFIG_UACCESS_KADDR_KUNIT_TEST)
 bool uaccess_kaddr_allow_access __read_mostly =
+#else
+bool uaccess_kaddr_allow_access __ro_after_init =
+#endif
 	!IS_ENABLED(CONFIG_DEBUG_UACCESS_KADDR_REFUSE);
 EXPORT_SYMBOL(uaccess_kaddr_allow_access);
 
@@ -128,12 +133,6 @@ static atomic_t uk_sites_used;
  * mapped or not): not looked up in NMI context, but by uk_irq_work().
  */
 #define UK_CLASS_LATER		0xff
-/*
- * A fault of an access that a pre-access hit let through
- * (uaccess_kaddr_access=allow): that hit was the report, and the count,
- * of the bug, under the helper's own name.
- */
-#define UK_CLASS_PRECHECKED	0xfe
 
 /*
  * Per-CPU event queues.  Outside NMI context the active buffer is filled
@@ -151,11 +150,13 @@ struct uk_cpu_queue {
 	unsigned long nmi_used;
 	unsigned long nmi_ready;
 	struct uk_event *nmi_slot;	/* UK_NMI_SLOTS events */
+	struct uk_event *scratch;	/* where uk_record() makes an event */
 	struct irq_work irq_work;
 	int nesting;
-	/* The range of the last pre-access hit let through: see uk_hit(). */
+	/* The last pre-access hit let through: see uk_allowed_fault(). */
 	unsigned long allowed_start;
 	unsigned long allowed_end;
+	unsigned long allowed_ip;
 };
 
 static DEFINE_PER_CPU(struct uk_cpu_queue, uk_queue);
@@ -354,6 +355,8 @@ static void uk_fill_event(struct uk_event *ev, struct uk_site *s,
 	struct task_struct *t = current;
 	struct pt_regs *uregs;
 
+	/* Whatever the buffer held before: no field is left as it was. */
+	memset(ev, 0, sizeof(*ev));
 	ev->seq = atomic64_inc_return(&uk_seq);
 	ev->ts_boot = ktime_get_boot_fast_ns();
 	ev->ts_real = ktime_get_real_fast_ns();
@@ -516,7 +519,12 @@ static unsigned int uk_classify(unsigned long addr, unsigned long size)
 		return class;
 	local_irq_save(flags);
 	pte = lookup_address(addr, &level);
-	present = pte && pte_present(*pte);
+	/*
+	 * The hardware's present bit: pte_present() also takes a PROTNONE
+	 * entry (the global bit without present) for present, and KFENCE
+	 * protects its pages by clearing the present bit alone.
+	 */
+	present = pte && (pte_flags(*pte) & _PAGE_PRESENT);
 	local_irq_restore(flags);
 	return present ? UKADDR_CLASS_KERNEL_MAPPED :
 			 UKADDR_CLASS_KERNEL_UNMAPPED;
@@ -542,7 +550,7 @@ static void uk_record(struct uk_site *s, unsigned int kind,
 		      unsigned int addr_class, struct pt_regs *regs, bool warn)
 {
 	struct uk_cpu_queue *q = this_cpu_ptr(&uk_queue);
-	struct uk_event *ev, local;
+	struct uk_event *ev;
 	unsigned long flags;
 	unsigned int slot;
 	bool queued;
@@ -569,9 +577,9 @@ static void uk_record(struct uk_site *s, unsigned int kind,
 
 	/*
 	 * With interrupts off, only an NMI can come in, and it has slots of its
-	 * own.  Only this CPU adds to its queue, so a full one stays full
-	 * until the lock is taken; the event is made outside the lock, which
-	 * is held for the copy alone.
+	 * own: the event is made in this CPU's scratch event, outside the
+	 * lock, which is held for the copy alone.  Only this CPU adds to its
+	 * queue, so a full one stays full until the lock is taken.
 	 */
 	local_irq_save(flags);
 	if (READ_ONCE(q->len) >= UK_QUEUE_LEN) {
@@ -580,13 +588,14 @@ static void uk_record(struct uk_site *s, unsigned int kind,
 	}
 	if (!addr_class || addr_class == UK_CLASS_LATER)
 		addr_class = uk_classify(addr, size);
-	uk_fill_event(&local, s, kind, helper, dir, addr, size, ip,
-		      addr_class, regs, warn);
-	queued = uk_queue_event(q, &local);
+	ev = q->scratch;
+	uk_fill_event(ev, s, kind, helper, dir, addr, size, ip, addr_class,
+		      regs, warn);
+	queued = uk_queue_event(q, ev);
 	if (queued) {
 		atomic64_inc(&uk_reported);
 		atomic64_inc(&s->reported);
-		uk_notify_kunit(&local);
+		uk_notify_kunit(ev);
 		irq_work_queue(&q->irq_work);
 	} else {
 		/* Not reached (see above); its sequence number is the gap. */
@@ -607,33 +616,32 @@ out:
  * cond_local_irq_enable()): preemption stays off until the per-CPU nesting
  * count is back where it was, so that a migration can neither split an
  * increment from its decrement nor fill another CPU's queue.
+ *
+ * Returns whether the hit has a report: recorded, or held back by its
+ * site's ratelimit (modes report and warn), not only counted.
  */
-static void uk_hit(unsigned int kind, unsigned int how, unsigned long addr,
+static bool uk_hit(unsigned int kind, unsigned int how, unsigned long addr,
 		   unsigned long size, unsigned long ip,
 		   unsigned int addr_class, struct pt_regs *regs)
 {
 	unsigned int helper = UACCESS_KADDR_HOW_HELPER(how);
 	unsigned int dir = UACCESS_KADDR_HOW_DIR(how);
 	unsigned int mode = READ_ONCE(uk_mode);
+	bool reported = false;
 	unsigned long now;
 	struct uk_site *s;
 
 	/* No access would follow. */
 	if (mode == UKADDR_MODE_OFF || (kind == UKADDR_KIND_PRECHECK && !size))
-		return;
+		return false;
 	preempt_disable_notrace();
-	/*
-	 * An access let through may fault (an unmapped or non-canonical
-	 * address): this hit is its report, and the fault on this range is
-	 * not reported again under another name (uaccess_kaddr_fault_class()).
-	 * Best effort: a migration before the fault, or a hit in an interrupt
-	 * in between, gives two reports, never none.
-	 */
+	/* An access let through may fault: see uk_allowed_fault(). */
 	if (kind == UKADDR_KIND_PRECHECK &&
 	    READ_ONCE(uaccess_kaddr_allow_access)) {
 		this_cpu_write(uk_queue.allowed_start, addr);
 		this_cpu_write(uk_queue.allowed_end,
 			       addr + size < addr ? ULONG_MAX : addr + size);
+		this_cpu_write(uk_queue.allowed_ip, ip);
 	}
 	atomic64_inc(&uk_hits[kind]);
 	/* Deeper than task, softirq, hardirq, NMI: counted, not attributed. */
@@ -659,6 +667,7 @@ static void uk_hit(unsigned int kind, unsigned int how, unsigned long addr,
 
 	if (mode == UKADDR_MODE_COUNT)
 		goto out;
+	reported = true;
 	if (!uk_ratelimit_pass(s)) {
 		atomic64_inc(&s->suppressed);
 		atomic64_inc(&s->pending);
@@ -670,6 +679,7 @@ static void uk_hit(unsigned int kind, unsigned int how, unsigned long addr,
 out:
 	this_cpu_dec(uk_queue.nesting);
 	preempt_enable_notrace();
+	return reported;
 }
 
 /**
@@ -734,14 +744,11 @@ bool uaccess_kaddr_reports(void)
  * works out the helper and the call site: user addresses (the ordinary
  * -EFAULT) are ignored and the pointers that the checked helpers clamp or
  * mask (guard page, all-ones page) are counted as rejected.  No fault
- * follows a pre-access hit that refused the access; one that follows a
- * hit let through (uaccess_kaddr_access=allow) on this CPU, at an address
- * in its range, was reported by that hit: UK_CLASS_PRECHECKED.  Returns the
- * address class of a fault to hand to uaccess_kaddr_fault(), else 0.
+ * follows a pre-access hit that refused the access.  Returns the address
+ * class of a fault to hand to uaccess_kaddr_fault(), else 0.
  */
 unsigned int uaccess_kaddr_fault_class(unsigned long addr, bool known)
 {
-	unsigned long start, end;
 	unsigned int class;
 
 	if (!static_branch_unlikely(&uaccess_kaddr_enabled) ||
@@ -761,14 +768,44 @@ unsigned int uaccess_kaddr_fault_class(unsigned long addr, bool known)
 			return 0;
 		}
 	}
-	/* Preemptible (a #GP's fixup): a stale CPU only misses the match. */
-	start = raw_cpu_read(uk_queue.allowed_start);
-	end = raw_cpu_read(uk_queue.allowed_end);
-	if (known && addr >= start && addr < end) {
-		raw_cpu_write(uk_queue.allowed_end, start);
-		return UK_CLASS_PRECHECKED;
-	}
 	return class;
+}
+
+/* The function @ip is in, or @ip itself without kallsyms. */
+static unsigned long uk_func_of(unsigned long ip)
+{
+	unsigned long size, offset;
+
+	if (kallsyms_lookup_size_offset(ip, &size, &offset))
+		return ip - offset;
+	return ip;
+}
+
+/*
+ * Is this fault that of an access that a pre-access hit let through
+ * (uaccess_kaddr_access=allow)?  That hit was the report, and the count,
+ * of the bug, under the helper's own name; the fault would be a second one
+ * under the fixup's.  It is, when it comes on the CPU of the last such hit,
+ * in its range, from the same function.  Best effort: a migration between
+ * the two, or an interrupt's own hit in between, gives two reports; a
+ * later fault of the same function on the same range, after an access
+ * that did not fault, goes unreported, as a repeat of that hit.
+ */
+static bool uk_allowed_fault(unsigned long addr, unsigned long caller)
+{
+	struct uk_cpu_queue *q;
+	bool match;
+
+	preempt_disable_notrace();
+	q = this_cpu_ptr(&uk_queue);
+	match = q->allowed_start != q->allowed_end &&
+		addr >= q->allowed_start && addr < q->allowed_end;
+	if (match && IS_ENABLED(CONFIG_KALLSYMS))
+		match = uk_func_of(caller) == uk_func_of(q->allowed_ip);
+	if (match)
+		q->allowed_end = q->allowed_start;
+	preempt_enable_notrace();
+	return match;
 }
 
 /**
@@ -782,16 +819,17 @@ unsigned int uaccess_kaddr_fault_class(unsigned long addr, bool known)
  *
  * Called from the exception fixup, in the context of the faulting access.
  *
- * Return: whether the fault is reported (or held back by the ratelimit of
- * its report): the architecture then leaves out its own warning of it.
+ * Return: whether the fault has a report (recorded, held back by its
+ * site's ratelimit, or that of the pre-access hit that let the access
+ * through): the architecture then leaves out its own warning of it.
  */
 bool uaccess_kaddr_fault(struct pt_regs *regs, unsigned long addr,
 			 unsigned long caller, unsigned int kind,
 			 unsigned int how, unsigned int addr_class)
 {
-	if (addr_class != UK_CLASS_PRECHECKED)
-		uk_hit(kind, how, addr, 0, caller, addr_class, regs);
-	return uaccess_kaddr_reports();
+	if (addr && uk_allowed_fault(addr, caller))
+		return uaccess_kaddr_reports();
+	return uk_hit(kind, how, addr, 0, caller, addr_class, regs);
 }
 
 /* A checked helper faulted on what it was given: bad input, not a bug. */
@@ -960,6 +998,7 @@ static void uk_free_buffers(void)
 		q->bufs[0] = NULL;
 		q->bufs[1] = NULL;
 		q->nmi_slot = NULL;
+		q->scratch = NULL;
 		q->active = NULL;
 	}
 	kvfree(uk_batch);
@@ -976,13 +1015,15 @@ static void uk_free_buffers(void)
  */
 static int uk_alloc_buffers(void)
 {
-	size_t per_cpu = (2 * UK_QUEUE_LEN + UK_NMI_SLOTS) * sizeof(struct uk_event);
+	size_t per_cpu = (2 * UK_QUEUE_LEN + UK_NMI_SLOTS + 1) *
+			 sizeof(struct uk_event);
 	struct uk_site *sites;
 	int cpu;
 
 	if (uk_sites)
 		return 0;
-	uk_batch = kvmalloc_array(UK_BATCH_LEN, sizeof(*uk_batch), GFP_KERNEL);
+	/* Zeroed, as KMSAN would otherwise take copies into it for uninit. */
+	uk_batch = kvcalloc(UK_BATCH_LEN, sizeof(*uk_batch), GFP_KERNEL);
 	if (!uk_batch)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
@@ -995,6 +1036,7 @@ static int uk_alloc_buffers(void)
 		q->bufs[0] = ev;
 		q->bufs[1] = ev + UK_QUEUE_LEN;
 		q->nmi_slot = ev + 2 * UK_QUEUE_LEN;
+		q->scratch = q->nmi_slot + UK_NMI_SLOTS;
 		q->active = q->bufs[0];
 	}
 	sites = kvcalloc(UK_SITES, sizeof(*sites), GFP_KERNEL);

@@ -38,26 +38,41 @@
 static void uk_snapshot_slab(const void *p, struct uk_object *obj)
 {
 	struct slab *slab = virt_to_slab(p);
+	unsigned int object_size, size, red_left_pad, objects;
 	struct kmem_cache *s;
+	unsigned long idx;
+	slab_flags_t flags;
 	const char *name;
+	void *base;
 
 	if (!slab)
 		return;
 	s = READ_ONCE(slab->slab_cache);
 	if (!s || ((unsigned long)s & 1) ||
 	    get_kernel_nofault(name, &s->name) ||
+	    get_kernel_nofault(object_size, &s->object_size) ||
+	    get_kernel_nofault(size, &s->size) ||
+	    get_kernel_nofault(flags, &s->flags) || !size ||
 	    strncpy_from_kernel_nofault(obj->cache, name,
 					sizeof(obj->cache)) < 0)
 		return;
 	obj->kfence = is_kfence_address(p);
 	if (obj->kfence) {
 		obj->start = (unsigned long)kfence_object_start(p);
-		obj->size = kfence_ksize(p) ?: s->object_size;
+		obj->size = kfence_ksize(p) ?: object_size;
 	} else {
-		obj->start = (unsigned long)nearest_obj(s, slab, (void *)p);
-		obj->size = s->object_size;
+		/* nearest_obj(), from the copied fields: no read through @s. */
+		base = slab_address(slab);
+		objects = data_race((unsigned int)slab->objects);
+		idx = min_t(unsigned long, (p - base) / size,
+			    objects ? objects - 1 : 0);
+		obj->start = (unsigned long)base + idx * size;
+		if ((flags & SLAB_RED_ZONE) &&
+		    !get_kernel_nofault(red_left_pad, &s->red_left_pad))
+			obj->start += red_left_pad;
+		obj->size = object_size;
 	}
-	obj->store_user = s->flags & SLAB_STORE_USER;
+	obj->store_user = flags & SLAB_STORE_USER;
 	if (virt_to_slab(p) != slab || READ_ONCE(slab->slab_cache) != s) {
 		memset(obj->cache, 0, sizeof(obj->cache));
 		return;
@@ -152,6 +167,42 @@ static bool uk_print_vmalloc(const struct uk_event *ev, struct uk_object *obj)
 	return true;
 }
 
+#if defined(CONFIG_KASAN_GENERIC) || defined(CONFIG_KASAN_SW_TAGS)
+/*
+ * Is KASAN's shadow of the memory around @addr still there?  That of the
+ * vmalloc and module space (vmap'd stacks included) is freed with the
+ * memory, maybe since the hit; KASAN prints a few rows of it on each side
+ * of the first bad byte.  The walk runs with interrupts off (see
+ * uk_classify()); the memory may still go between it and the print, a
+ * window that the description after the hit has anyway.
+ */
+static bool uk_shadow_mapped(unsigned long addr, unsigned long size)
+{
+	const unsigned long around = 512;
+	unsigned long at[] = { addr - around, addr, addr + size + around };
+	unsigned long flags;
+	unsigned int level, i;
+	bool mapped = true;
+	pte_t *pte;
+
+	if (!is_vmalloc_or_module_addr((void *)addr))
+		return true;
+	local_irq_save(flags);
+	for (i = 0; i < ARRAY_SIZE(at) && mapped; i++) {
+		pte = lookup_address((unsigned long)kasan_mem_to_shadow((void *)at[i]),
+				     &level);
+		mapped = pte && (pte_flags(*pte) & _PAGE_PRESENT);
+	}
+	local_irq_restore(flags);
+	return mapped;
+}
+#else
+static bool uk_shadow_mapped(unsigned long addr, unsigned long size)
+{
+	return true;
+}
+#endif
+
 /*
  * What only process context can look up, after the hit.  @gone: the
  * vmalloc area that the address was in is no longer there.
@@ -159,13 +210,11 @@ static bool uk_print_vmalloc(const struct uk_event *ev, struct uk_object *obj)
 static void uk_print_later(const struct uk_event *ev,
 			   const struct uk_object *obj, bool gone)
 {
-	/*
-	 * A freed vmalloc area's shadow is unmapped when the area is purged,
-	 * which may have happened since the hit: the verdict above is all
-	 * there is.
-	 */
-	if (IS_ENABLED(CONFIG_KASAN) && gone)
+	if (IS_ENABLED(CONFIG_KASAN) &&
+	    (gone || !uk_shadow_mapped(ev->addr, ev->size ?: 1))) {
+		pr_err("(no KASAN description after the hit: the memory and its shadow are gone)\n");
 		return;
+	}
 	if (IS_ENABLED(CONFIG_KASAN)) {
 		pr_err("\n");
 		pr_err("KASAN's description, made after the hit (the memory may have been freed or reused since):\n");
