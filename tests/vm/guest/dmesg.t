@@ -12,6 +12,18 @@ if [ ! -w "$trig" ]; then
 fi
 ruler='^==================================================================$'
 # hit 'HELPER CLASS': one hit on a cleared log.
+# gp_warning HELPER: HELPER's access to a non-canonical address, its kernel
+# log in /tmp/gp-warning.txt, between the markers that the boot's log
+# check skips (the kernel's own warning of a user access's #GP is expected
+# there).
+gp_warning() {
+	echo "dmesg.t: the upstream user-access #GP warning follows" >/dev/kmsg
+	dmesg -c >/dev/null
+	echo "$1 noncanonical" >"$trig"
+	dmesg >/tmp/gp-warning.txt
+	echo "dmesg.t: end of the upstream user-access #GP warning" >/dev/kmsg
+}
+
 hit() {
 	dmesg -c >/dev/null
 	echo "$1" >"$trig"
@@ -86,12 +98,7 @@ off|count)
 	# A detector that reports nothing leaves the kernel's own warning of
 	# a user access's #GP (ex_handler_uaccess()) as it is without it.
 	# The boot's log check skips what lies between the markers.
-	echo "dmesg.t: the upstream user-access #GP warning follows" >/dev/kmsg
-	dmesg -c >/dev/null
-	echo "copy_user_generic noncanonical" >"$trig"
-	sleep 1
-	dmesg >/tmp/gp-warning.txt
-	echo "dmesg.t: end of the upstream user-access #GP warning" >/dev/kmsg
+	gp_warning copy_user_generic
 	check "$(grep -q 'General protection fault in user access' /tmp/gp-warning.txt && echo 0 || echo 1)" \
 		"mode $mode: ex_handler_uaccess() still warns of a user access's #GP" \
 		"$(head -n 3 /tmp/gp-warning.txt | tr '\n' '|')"
@@ -177,12 +184,7 @@ expect 1 "stack: the address is on the task's own stack" '^The address is on the
 # detector reports nothing, and the kernel's own warning of a user
 # access's #GP stays (once per boot), as it does for the #GPs of checked
 # helpers.  The faults it does report keep that warning quiet.
-echo "dmesg.t: the upstream user-access #GP warning follows" >/dev/kmsg
-dmesg -c >/dev/null
-echo "copy_to_kernel_operand noncanonical" >"$trig"
-sleep 1
-dmesg >/tmp/gp-warning.txt
-echo "dmesg.t: end of the upstream user-access #GP warning" >/dev/kmsg
+gp_warning copy_to_kernel_operand
 check "$(grep -q 'General protection fault in user access' /tmp/gp-warning.txt && echo 0 || echo 1)" \
 	"mode $mode: a copy's #GP on its kernel operand keeps ex_handler_uaccess()'s warning" \
 	"$(head -n 3 /tmp/gp-warning.txt | tr '\n' '|')"
