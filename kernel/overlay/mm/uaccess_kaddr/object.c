@@ -63,6 +63,7 @@ static void uk_snapshot_slab(const void *p, struct uk_object *obj)
 	} else {
 		/* nearest_obj(), from the copied fields: no read through @s. */
 		base = slab_address(slab);
+		/* A slab being freed meanwhile gives a wrong bound, no fault. */
 		objects = data_race((unsigned int)slab->objects);
 		idx = min_t(unsigned long, (p - base) / size,
 			    objects ? objects - 1 : 0);
