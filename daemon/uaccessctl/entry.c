@@ -107,7 +107,6 @@ static enum uk_jkind field_kind(const char *name)
 	return jf ? jf->kind : UK_JK_TEXT;
 }
 
-/* A number, when the value is exactly one; a string otherwise. */
 /* @f's value as an unsigned decimal number, all of it, or false. */
 static bool field_u64(const struct uk_entry_field *f, unsigned long long *u)
 {
@@ -121,6 +120,7 @@ static bool field_u64(const struct uk_entry_field *f, unsigned long long *u)
 	return !errno && !*end;
 }
 
+/* A number, when the value is exactly one; a string otherwise. */
 static void json_value(struct uk_json *j, const struct uk_entry_field *f,
 		       enum uk_jkind kind)
 {

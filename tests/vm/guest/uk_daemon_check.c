@@ -324,17 +324,6 @@ static int cmd_json(int n, char **paths)
 	return missing ? 1 : 0;
 }
 
-static int cmd_as_nobody(char **argv)
-{
-	if (setgroups(0, NULL) < 0 || setgid(65534) < 0 || setuid(65534) < 0) {
-		perror("uk_daemon_check: dropping to nobody");
-		return 125;
-	}
-	execvp(argv[0], argv);
-	perror(argv[0]);
-	return 127;
-}
-
 /* No libcap in the guest: the raw capset(2) of one capability. */
 static int keep_only_net_admin(void)
 {
@@ -354,12 +343,13 @@ static int keep_only_net_admin(void)
 	return prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_ADMIN, 0, 0);
 }
 
-static int cmd_as_net_admin(char **argv)
+/* Run @argv as nobody, with CAP_NET_ADMIN alone if @net_admin. */
+static int cmd_as_nobody(char **argv, bool net_admin)
 {
-	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0 ||
+	if ((net_admin && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0) ||
 	    setgroups(0, NULL) < 0 || setgid(65534) < 0 || setuid(65534) < 0 ||
-	    keep_only_net_admin() < 0) {
-		perror("uk_daemon_check: dropping to nobody with CAP_NET_ADMIN");
+	    (net_admin && keep_only_net_admin() < 0)) {
+		perror("uk_daemon_check: dropping to nobody");
 		return 125;
 	}
 	execvp(argv[0], argv);
@@ -370,9 +360,9 @@ static int cmd_as_net_admin(char **argv)
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "as-nobody"))
-		return cmd_as_nobody(argv + 2);
+		return cmd_as_nobody(argv + 2, false);
 	if (argc >= 3 && !strcmp(argv[1], "as-net-admin"))
-		return cmd_as_net_admin(argv + 2);
+		return cmd_as_nobody(argv + 2, true);
 	if (argc >= 3 && !strcmp(argv[1], "json"))
 		return cmd_json(argc - 2, argv + 2);
 	if (argc == 4 && !strcmp(argv[1], "call"))
