@@ -73,7 +73,8 @@ static void uk_snapshot_slab(const void *p, struct uk_object *obj)
 			obj->start += red_left_pad;
 		obj->size = object_size;
 	}
-	obj->store_user = flags & SLAB_STORE_USER;
+	/* KFENCE records the allocation and free stacks of its objects. */
+	obj->store_user = obj->kfence || (flags & SLAB_STORE_USER);
 	if (virt_to_slab(p) != slab || READ_ONCE(slab->slab_cache) != s) {
 		memset(obj->cache, 0, sizeof(obj->cache));
 		return;
@@ -81,10 +82,36 @@ static void uk_snapshot_slab(const void *p, struct uk_object *obj)
 	obj->region = UK_REGION_SLAB;
 }
 
+/*
+ * KFENCE protects the page of a free object and the guard page beside each
+ * object: a hit there is on an unmapped address that KFENCE can still
+ * name, and that KFENCE itself never reports (a uaccess fixup handles the
+ * fault first).  A guard page is described by the nearer of the objects on
+ * its two sides, as KFENCE describes an out-of-bounds access.
+ */
+static void uk_snapshot_kfence(const void *p, struct uk_object *obj)
+{
+	unsigned long addr = (unsigned long)p, left, right;
+
+	if (virt_to_slab(p)) {
+		uk_snapshot_slab(p, obj);
+		return;
+	}
+	left = (unsigned long)kfence_object_start(p);
+	right = (unsigned long)kfence_object_start(p + PAGE_SIZE);
+	if (!left || (right && right - addr <
+			       addr - left - kfence_ksize((void *)left)))
+		left = right;
+	if (left)
+		uk_snapshot_slab((void *)left, obj);
+	obj->kfence = true;
+	obj->region = UK_REGION_KFENCE_GUARD;
+}
+
 /**
  * uk_snapshot_object - what the address of an event reaches, at the hit
  * @ev: the event, its address classified; @ev->obj is filled in, region
- *	UK_REGION_NONE unless the address is mapped
+ *	UK_REGION_NONE unless the address is mapped or KFENCE's
  *
  * Reads struct slab, struct page and KASAN's shadow, takes no lock.  Any
  * context but NMI: an NMI's event is classified, then described, by the
@@ -97,6 +124,11 @@ void uk_snapshot_object(struct uk_event *ev)
 	const void *bad;
 
 	memset(obj, 0, sizeof(*obj));
+	if (ev->addr_class == UKADDR_CLASS_KERNEL_UNMAPPED &&
+	    is_kfence_address(p)) {
+		uk_snapshot_kfence(p, obj);
+		return;
+	}
 	if (ev->addr_class != UKADDR_CLASS_KERNEL_MAPPED)
 		return;
 
@@ -125,21 +157,48 @@ void uk_snapshot_object(struct uk_event *ev)
 	obj->kasan_bad = (unsigned long)bad;
 }
 
-static void uk_print_slab(const struct uk_event *ev,
-			  const struct uk_object *obj)
+/* Where the address is, inside or beside the object. */
+static void uk_print_offset(const struct uk_event *ev,
+			    const struct uk_object *obj)
 {
 	unsigned long offset = ev->addr - obj->start;
 
-	pr_err("The address belongs to the object at 0x%lx which belongs to the cache %s of size %lu%s\n",
-	       obj->start, obj->cache, obj->size,
-	       obj->kfence ? " (a KFENCE object)" : "");
 	if (offset < obj->size)
 		pr_err("The address is located %lu bytes inside of the %lu-byte region [0x%lx, 0x%lx)\n",
 		       offset, obj->size, obj->start, obj->start + obj->size);
+	else if (ev->addr < obj->start)
+		pr_err("The address is located %lu bytes to the left of the %lu-byte region [0x%lx, 0x%lx)\n",
+		       obj->start - ev->addr, obj->size, obj->start,
+		       obj->start + obj->size);
 	else
 		pr_err("The address is located %lu bytes to the right of the %lu-byte region [0x%lx, 0x%lx)\n",
 		       offset - obj->size, obj->size, obj->start,
 		       obj->start + obj->size);
+}
+
+static void uk_print_slab(const struct uk_event *ev,
+			  const struct uk_object *obj)
+{
+	const char *kfence = !obj->kfence ? "" :
+			     ev->addr_class == UKADDR_CLASS_KERNEL_MAPPED ?
+			     " (a KFENCE object)" :
+			     " (a freed KFENCE object: KFENCE protects its page)";
+
+	pr_err("The address belongs to the object at 0x%lx which belongs to the cache %s of size %lu%s\n",
+	       obj->start, obj->cache, obj->size, kfence);
+	uk_print_offset(ev, obj);
+}
+
+static void uk_print_kfence_guard(const struct uk_event *ev,
+				  const struct uk_object *obj)
+{
+	if (!obj->size) {
+		pr_err("The address is on a guard page of KFENCE's pool, beside no object in use\n");
+		return;
+	}
+	pr_err("The address is on a guard page of KFENCE's pool, beside the object at 0x%lx which belongs to the cache %s of size %lu\n",
+	       obj->start, obj->cache, obj->size);
+	uk_print_offset(ev, obj);
 }
 
 /*
@@ -211,6 +270,13 @@ static bool uk_shadow_mapped(unsigned long addr, unsigned long size)
 static void uk_print_later(const struct uk_event *ev,
 			   const struct uk_object *obj, bool gone)
 {
+	if (obj->kfence) {
+		if (obj->start) {
+			pr_err("KFENCE's record of the object, read after the hit:");
+			kmem_dump_obj((void *)obj->start);
+		}
+		return;
+	}
 	if (IS_ENABLED(CONFIG_KASAN) &&
 	    (gone || !uk_shadow_mapped(ev->addr, ev->size ?: 1))) {
 		pr_err("(no KASAN description after the hit: the memory and its shadow are gone)\n");
@@ -245,7 +311,7 @@ void uk_print_object(const struct uk_event *ev, struct uk_object *obj)
 {
 	bool gone = false;
 
-	if (ev->addr_class != UKADDR_CLASS_KERNEL_MAPPED)
+	if (ev->addr_class != UKADDR_CLASS_KERNEL_MAPPED && !obj->kfence)
 		return;
 	pr_err("\n");
 	pr_err("Memory at the address when it was hit:\n");
@@ -265,6 +331,9 @@ void uk_print_object(const struct uk_event *ev, struct uk_object *obj)
 	case UK_REGION_VMALLOC:
 		gone = !uk_print_vmalloc(ev, obj);
 		break;
+	case UK_REGION_KFENCE_GUARD:
+		uk_print_kfence_guard(ev, obj);
+		break;
 	case UK_REGION_PAGE:
 		pr_err("The address belongs to the page allocator's %lu-byte block at 0x%lx\n",
 		       obj->size, obj->start);
@@ -273,7 +342,9 @@ void uk_print_object(const struct uk_event *ev, struct uk_object *obj)
 		pr_err("(no owner found)\n");
 		break;
 	}
-	if (IS_ENABLED(CONFIG_KASAN)) {
+	/* KASAN's shadow of an unmapped KFENCE page was never read. */
+	if (IS_ENABLED(CONFIG_KASAN) &&
+	    ev->addr_class == UKADDR_CLASS_KERNEL_MAPPED) {
 		if (obj->kasan_bug)
 			pr_err("Shadow memory: byte 0x%lx of the range is not accessible (%s): the bug is a %s as well\n",
 			       obj->kasan_bad, obj->kasan_bug, obj->kasan_bug);

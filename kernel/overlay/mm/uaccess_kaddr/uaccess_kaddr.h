@@ -84,6 +84,7 @@ enum uk_region {
 	UK_REGION_TASK_STACK,	/* of the task that made the access */
 	UK_REGION_IMAGE,	/* kernel or module text or data */
 	UK_REGION_PAGE,		/* page allocator memory, not slab */
+	UK_REGION_KFENCE_GUARD,	/* a guard page of KFENCE's pool */
 };
 
 #define UK_CACHE_NAME_LEN	32
@@ -95,8 +96,8 @@ enum uk_region {
  */
 struct uk_object {
 	u8 region;		/* enum uk_region */
-	bool kfence;		/* UK_REGION_SLAB: a KFENCE object */
-	bool store_user;	/* UK_REGION_SLAB: stacks recorded (slab_debug=U) */
+	bool kfence;		/* a KFENCE object, or a guard page beside one */
+	bool store_user;	/* stacks recorded (slab_debug=U, or KFENCE's) */
 	unsigned long start;
 	unsigned long size;
 	const char *kasan_bug;	/* KASAN's bug type if not all accessible */

@@ -1141,10 +1141,31 @@ static void uk_test_object_kmalloc(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, obj->kasan_bug);
 }
 
+KUNIT_DEFINE_ACTION_WRAPPER(uk_kfree_action, kfree, const void *);
+
+/*
+ * A kmalloc() object of the slab allocator's own: not one that KFENCE took
+ * (it takes one allocation per sample interval), whose page KFENCE would
+ * protect once freed and whose bytes KASAN does not watch.
+ */
+static void *uk_kmalloc_slab(size_t size)
+{
+	void *p = kmalloc(size, GFP_KERNEL);
+	unsigned int i;
+
+	for (i = 0; i < 8 && is_kfence_address(p); i++) {
+		void *next = kmalloc(size, GFP_KERNEL);
+
+		kfree(p);
+		p = next;
+	}
+	return is_kfence_address(p) ? NULL : p;
+}
+
 /* A freed object: still a slab object; KASAN knows it was freed. */
 static void uk_test_object_freed(struct kunit *test)
 {
-	char *p = kmalloc(64, GFP_KERNEL);
+	char *p = uk_kmalloc_slab(64);
 	const struct uk_object *obj;
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
@@ -1162,10 +1183,11 @@ static void uk_test_object_freed(struct kunit *test)
 /* Past the 13 bytes asked for: a redzone to KASAN. */
 static void uk_test_object_redzone(struct kunit *test)
 {
-	char *p = kunit_kmalloc(test, 13, GFP_KERNEL);
+	char *p = uk_kmalloc_slab(13);
 	const struct uk_object *obj;
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, uk_kfree_action, p), 0);
 	obj = uk_describe_hit(test, p + 13, 1);
 	KUNIT_EXPECT_EQ(test, obj->region, UK_REGION_SLAB);
 	KUNIT_EXPECT_EQ(test, obj->start, (unsigned long)p);
@@ -1237,6 +1259,89 @@ static void uk_test_object_freed_after_hit(struct kunit *test)
 	KUNIT_EXPECT_NULL_MSG(test, obj->kasan_bug, "KASAN says %s at the hit",
 			      obj->kasan_bug);
 }
+
+#ifdef CONFIG_KFENCE
+/*
+ * A freed KFENCE object: its page is protected, the address unmapped, and
+ * the report still names the object, as KFENCE would have; KFENCE itself
+ * never sees the access, refused before it is made.
+ */
+static void uk_test_object_kfence_freed(struct kunit *test)
+{
+	struct uk_test_ctx *ctx = test->priv;
+	const struct uk_object *obj;
+	char *p;
+
+	if (!READ_ONCE(kfence_sample_interval))
+		kunit_skip(test, "KFENCE is disabled (kfence.sample_interval=0)");
+	p = uk_kfence_alloc_before_guard(32);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, p,
+				  "no KFENCE object within 100 sample intervals");
+	kfree(p);
+	obj = uk_describe_hit(test, p + 8, 8);
+	KUNIT_EXPECT_EQ(test, ctx->report_ev.addr_class,
+			UKADDR_CLASS_KERNEL_UNMAPPED);
+	KUNIT_EXPECT_EQ(test, obj->region, UK_REGION_SLAB);
+	KUNIT_EXPECT_TRUE(test, obj->kfence);
+	KUNIT_EXPECT_TRUE(test, obj->store_user);
+	KUNIT_EXPECT_EQ(test, obj->start, (unsigned long)p);
+	KUNIT_EXPECT_EQ(test, obj->size, 32);
+	KUNIT_EXPECT_STREQ(test, obj->cache, "kmalloc-32");
+}
+
+/*
+ * Past the end of a KFENCE object that ends at its guard page, and before
+ * the start of the next object: the guard page is described by the nearer
+ * object.
+ */
+static void uk_test_object_kfence_guard(struct kunit *test)
+{
+	struct uk_test_ctx *ctx = test->priv;
+	const struct uk_object *obj;
+	unsigned long next;
+	char *p;
+
+	if (!READ_ONCE(kfence_sample_interval))
+		kunit_skip(test, "KFENCE is disabled (kfence.sample_interval=0)");
+	p = uk_kfence_alloc_before_guard(32);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, p,
+				  "no KFENCE object within 100 sample intervals");
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, uk_kfree_action, p), 0);
+
+	obj = uk_describe_hit(test, p + 32 + 16, 8);
+	KUNIT_EXPECT_EQ(test, ctx->report_ev.addr_class,
+			UKADDR_CLASS_KERNEL_UNMAPPED);
+	KUNIT_EXPECT_EQ(test, obj->region, UK_REGION_KFENCE_GUARD);
+	KUNIT_EXPECT_TRUE(test, obj->kfence);
+	KUNIT_EXPECT_EQ(test, obj->start, (unsigned long)p);
+	KUNIT_EXPECT_EQ(test, obj->size, 32);
+	KUNIT_EXPECT_STREQ(test, obj->cache, "kmalloc-32");
+
+	/*
+	 * The last byte of the guard page is nearer the next object (none
+	 * after the pool's last): in use, or never used and not described.
+	 */
+	next = (unsigned long)p + 32 + PAGE_SIZE;
+	obj = uk_describe_hit(test, (void *)(next - 1), 1);
+	KUNIT_EXPECT_EQ(test, obj->region, UK_REGION_KFENCE_GUARD);
+	if (is_kfence_address((void *)next))
+		KUNIT_EXPECT_TRUE_MSG(test, !obj->start || obj->start >= next,
+				      "described by the object at 0x%lx",
+				      obj->start);
+	else
+		KUNIT_EXPECT_EQ(test, obj->start, (unsigned long)p);
+}
+#else
+static void uk_test_object_kfence_freed(struct kunit *test)
+{
+	kunit_skip(test, "no KFENCE");
+}
+
+static void uk_test_object_kfence_guard(struct kunit *test)
+{
+	kunit_skip(test, "no KFENCE");
+}
+#endif
 
 /* The stack of the task that made the access. */
 static void uk_test_object_stack(struct kunit *test)
@@ -1385,6 +1490,8 @@ static struct kunit_case uk_test_cases[] = {
 	KUNIT_CASE(uk_test_object_freed),
 	KUNIT_CASE(uk_test_object_redzone),
 	KUNIT_CASE(uk_test_object_freed_after_hit),
+	KUNIT_CASE(uk_test_object_kfence_freed),
+	KUNIT_CASE(uk_test_object_kfence_guard),
 	KUNIT_CASE(uk_test_object_stack),
 	KUNIT_CASE(uk_test_object_global),
 	KUNIT_CASE(uk_test_object_vmalloc),
