@@ -369,7 +369,8 @@ int uk_replay_create(struct uk_replay_writer *w, const char *path,
 
 	if (!w || !path || family < NLMSG_MIN_TYPE)
 		return -EINVAL;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
 	if (fd < 0)
 		return -errno;
 	err = uk_replay_writer_fd(w, fd, family);

@@ -621,6 +621,27 @@ static void writer_error_is_sticky_and_reported_at_close(void **state)
 			 -ENOENT);
 }
 
+/*
+ * A symlink planted at the path (in a shared /tmp, by another user) is not
+ * followed: the file it points to is left as it was.
+ */
+static void create_does_not_follow_a_symlink(void **state)
+{
+	struct uk_replay_writer w;
+	char *target = tmp_path(), *link = tmp_path();
+	struct stat st;
+
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(symlink(target, link), 0);
+	assert_int_equal(uk_replay_create(&w, link, FAMILY), -ELOOP);
+	assert_int_equal(stat(target, &st), 0);
+	assert_int_equal(st.st_size, 0);
+	unlink(link);
+	unlink(target);
+	free(link);
+	free(target);
+}
+
 static void open_reports_missing_file(void **state)
 {
 	struct uk_replay r;
@@ -769,6 +790,7 @@ int main(void)
 		cmocka_unit_test(round_trip_many_messages_via_path_fp_and_memory),
 		cmocka_unit_test(round_trip_through_a_pipe),
 		cmocka_unit_test(file_layout_is_as_documented),
+		cmocka_unit_test(create_does_not_follow_a_symlink),
 		cmocka_unit_test(header_only_file_has_no_messages),
 		cmocka_unit_test(open_rejects_bad_magic),
 		cmocka_unit_test(open_rejects_other_versions),
