@@ -15,6 +15,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/audit.h>
 #include <linux/genetlink.h>
 
 #include "why.h"
@@ -213,8 +214,25 @@ static const struct {
 	[UK_ENUM_ACCESS] = { uk_access_names, ARRAY_SIZE(uk_access_names) },
 };
 
+/* The ABIs of x86-64, as seccomp and the audit log number them. */
+static const struct {
+	uint32_t value;
+	const char *name;
+} uk_arch_names[] = {
+	{ AUDIT_ARCH_X86_64, "x86_64" },
+	{ AUDIT_ARCH_I386, "i386" },
+};
+
 const char *uk_enum_name(enum uk_enum e, uint32_t value)
 {
+	size_t i;
+
+	if (e == UK_ENUM_ARCH) {
+		for (i = 0; i < ARRAY_SIZE(uk_arch_names); i++)
+			if (uk_arch_names[i].value == value)
+				return uk_arch_names[i].name;
+		return NULL;
+	}
 	if ((size_t)e >= ARRAY_SIZE(uk_enums) || !uk_enums[e].names ||
 	    value >= uk_enums[e].n)
 		return NULL;
@@ -235,6 +253,12 @@ uint32_t uk_enum_value(enum uk_enum e, const char *name)
 {
 	size_t v, i;
 
+	if (e == UK_ENUM_ARCH && name) {
+		for (v = 0; v < ARRAY_SIZE(uk_arch_names); v++)
+			if (!strcmp(uk_arch_names[v].name, name))
+				return uk_arch_names[v].value;
+		return 0;
+	}
 	if ((size_t)e >= ARRAY_SIZE(uk_enums) || !uk_enums[e].names || !name)
 		return 0;
 	for (v = 1; v < uk_enums[e].n; v++)
@@ -373,6 +397,27 @@ static int uk_nla_check_len(const struct uk_nla *a, size_t want,
 	return -EBADMSG;
 }
 
+/* One more argument of a multi-attr, in the order sent. */
+static int args_store(const struct uk_field *f, char *dst,
+		      const struct uk_nla *a, char *why, size_t whylen)
+{
+	struct uk_syscall_args args;
+	int r;
+
+	r = uk_nla_check_len(a, sizeof(uint64_t), f->name, why, whylen);
+	if (r < 0)
+		return r;
+	memcpy(&args, dst, sizeof(args));
+	if (args.nr == UK_SYSCALL_ARGS) {
+		uk_why(why, whylen, "attribute %s: more than %d", f->name,
+		       UK_SYSCALL_ARGS);
+		return -EBADMSG;
+	}
+	memcpy(&args.v[args.nr++], a->data, sizeof(uint64_t));
+	memcpy(dst, &args, sizeof(args));
+	return 0;
+}
+
 static int field_store(const struct uk_field *f, void *out,
 			  const struct uk_nla *a, char *why, size_t whylen)
 {
@@ -380,6 +425,8 @@ static int field_store(const struct uk_field *f, void *out,
 	int r;
 
 	switch (f->type) {
+	case UK_FT_ARGS:
+		return args_store(f, dst, a, why, whylen);
 	case UK_FT_U32:
 	case UK_FT_S32:
 	case UK_FT_HEX32:

@@ -21,6 +21,13 @@
 #define UK_SYMBOL_LEN	128	/* KSYM_SYMBOL_LEN; longer names are cut */
 #define UK_COMM_LEN	16	/* TASK_COMM_LEN */
 #define UK_STACK_MAX	16	/* frames kept; the kernel sends at most 16 */
+#define UK_SYSCALL_ARGS	6	/* the kernel sends six (x86-64 registers) */
+
+/* The system call's arguments, as the task entered the kernel. */
+struct uk_syscall_args {
+	uint32_t nr;
+	uint64_t v[UK_SYSCALL_ARGS];
+};
 
 struct uk_frame {
 	uint64_t ip;
@@ -52,6 +59,8 @@ struct uk_event {
 	uint64_t count;
 	uint64_t suppressed;
 	uint32_t context;	/* enum uaccess_kaddr_context */
+	uint32_t syscall_arch;	/* AUDIT_ARCH_*: with syscall_nr >= 0 */
+	struct uk_syscall_args syscall_args;	/* with syscall_nr >= 0 */
 	unsigned int nr_frames;
 	struct uk_frame frames[UK_STACK_MAX];
 };
@@ -106,6 +115,8 @@ enum uk_ftype {
 	UK_FT_HEX32,		/* u32 shown as 0x%08x (hashes) */
 	UK_FT_STR,		/* char[len] in the struct, NUL-terminated */
 	UK_FT_ENUM,		/* u32 with names from uk_enum_name() */
+	UK_FT_ARGS,		/* struct uk_syscall_args, a multi-attr of u64:
+				 * shown as "0x3 0x7ffc1c2e0a10 0x40" */
 };
 
 /* Which name table an UK_FT_ENUM field uses. */
@@ -118,6 +129,7 @@ enum uk_enum {
 	UK_ENUM_ADDR_CLASS,
 	UK_ENUM_CONTEXT,
 	UK_ENUM_ACCESS,
+	UK_ENUM_ARCH,		/* AUDIT_ARCH_* values, not an index */
 };
 
 struct uk_field {
@@ -138,7 +150,7 @@ struct uk_field {
  * UACCESS_JOURNAL and the JSON key is the member's name.  Required: what
  * the daemon cannot account or aggregate without.  pid, tgid, comm and
  * uid are sent in task context only; the stack is absent when none was
- * captured.  A new attribute is a member of struct uk_event and a line
+ * captured; syscall_arch and syscall_args come with a system call only.  A new attribute is a member of struct uk_event and a line
  * here: the parser, the journal entry, the JSON, the CLI's matches and
  * its journal reader follow.
  */
@@ -164,7 +176,9 @@ struct uk_field {
 	X(CPU, cpu, CPU, UK_FT_U32, UK_ENUM_NONE, false)		\
 	X(COUNT, count, COUNT, UK_FT_U64, UK_ENUM_NONE, true)		\
 	X(SUPPRESSED, suppressed, SUPPRESSED, UK_FT_U64, UK_ENUM_NONE, false) \
-	X(CONTEXT, context, CONTEXT, UK_FT_ENUM, UK_ENUM_CONTEXT, false)
+	X(CONTEXT, context, CONTEXT, UK_FT_ENUM, UK_ENUM_CONTEXT, false)	\
+	X(SYSCALL_ARCH, syscall_arch, SYSCALL_ARCH, UK_FT_ENUM, UK_ENUM_ARCH, false) \
+	X(SYSCALL_ARGS, syscall_args, SYSCALL_ARGS, UK_FT_ARGS, UK_ENUM_NONE, false)
 
 /* Field tables, ending with a zeroed entry (name == NULL). */
 extern const struct uk_field uk_event_fields[];

@@ -20,6 +20,20 @@ bool uk_field_present(const struct uk_field *f, const void *obj)
 	return f->attr >= 0 && f->attr < 64 && (present & UK_BIT(f->attr));
 }
 
+/* "0x3 0x7ffc1c2e0a10 0x40": the arguments in hex, in order. */
+static void args_format(const char *p, char buf[UK_FIELD_BUF])
+{
+	struct uk_syscall_args args;
+	size_t n = 0;
+	uint32_t i;
+
+	memcpy(&args, p, sizeof(args));
+	buf[0] = '\0';
+	for (i = 0; i < args.nr && i < UK_SYSCALL_ARGS; i++)
+		n += (size_t)snprintf(buf + n, UK_FIELD_BUF - n, "%s0x%" PRIx64,
+				      i ? " " : "", args.v[i]);
+}
+
 int uk_field_get(const struct uk_field *f, const void *obj,
 		 struct uk_fval *v, char buf[UK_FIELD_BUF])
 {
@@ -57,6 +71,9 @@ int uk_field_get(const struct uk_field *f, const void *obj,
 		v->str = p;
 		v->len = strnlen(p, f->len);
 		return 0;
+	case UK_FT_ARGS:
+		args_format(p, buf);
+		break;
 	case UK_FT_ENUM:
 		memcpy(&u32, p, sizeof(u32));
 		name = uk_enum_name(f->names, u32);
@@ -199,6 +216,32 @@ static int hex_u64(const char *s, uint64_t *ret)
 	return 0;
 }
 
+/* "0x3 0x7ffc1c2e0a10 0x40", as args_format() writes it. */
+static bool args_parse(const char *s, char *p)
+{
+	struct uk_syscall_args args = { 0 };
+	char tok[UK_FIELD_BUF];
+	const char *end;
+	size_t n;
+
+	while (*s) {
+		end = strchr(s, ' ');
+		n = end ? (size_t)(end - s) : strlen(s);
+		if (args.nr == UK_SYSCALL_ARGS || n >= sizeof(tok))
+			return false;
+		memcpy(tok, s, n);
+		tok[n] = '\0';
+		if (hex_u64(tok, &args.v[args.nr]) < 0)
+			return false;
+		args.nr++;
+		s += n;
+		if (*s && !*++s)
+			return false;	/* a blank at the end */
+	}
+	memcpy(p, &args, sizeof(args));
+	return true;
+}
+
 /* One field from @v; false if it does not fit the field. */
 static bool field_from_json(const struct uk_field *f,
 			    const struct uk_json_value *v, void *obj)
@@ -252,6 +295,8 @@ static bool field_from_json(const struct uk_field *f,
 		memset(p, 0, f->len);
 		memcpy(p, s, n);
 		return true;
+	case UK_FT_ARGS:
+		return uk_json_get_str(v, &s) == 0 && args_parse(s, p);
 	case UK_FT_ENUM:
 		if (uk_json_get_str(v, &s) == 0) {
 			u32 = uk_enum_value(f->names, s);
@@ -280,7 +325,8 @@ unsigned int uk_fields_from_json(const struct uk_field *fields,
 
 	memset(obj, 0, size);
 	for (f = fields; f->name; f++) {
-		if (f->offset + (f->type == UK_FT_STR ? f->len : 4) > size)
+		if (f->offset + (f->type == UK_FT_STR ||
+				 f->type == UK_FT_ARGS ? f->len : 4) > size)
 			continue;
 		m = uk_json_object_get(v, f->name);
 		if (m && field_from_json(f, m, obj)) {

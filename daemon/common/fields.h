@@ -25,7 +25,8 @@ struct uk_fval {
 	size_t len;
 };
 
-#define UK_FIELD_BUF	24	/* "0x" and 16 hex digits, and a NUL */
+/* Six "0x" and 16 hex digits, blanks between, and a NUL (UK_FT_ARGS). */
+#define UK_FIELD_BUF	(UK_SYSCALL_ARGS * 19)
 
 /*
  * @f of @obj: numbers as numbers, HEX64/HEX32 as 0x-prefixed text (in

@@ -52,7 +52,8 @@ static const char *const uk_show_known[] = {
 	UK_JF(ADDRESS), UK_JF(ADDR_CLASS), UK_JF(SIZE),
 	UK_JF(SITE_SYMBOL), UK_JF(SITE_IP), UK_JF(SITE_ID),
 	UK_JF(SITE_FUNCTION), UK_JF(PID), UK_JF(COMM),
-	UK_JF(TGID), UK_JF(UID), UK_JF(SYSCALL_NR), UK_JF(CPU),
+	UK_JF(TGID), UK_JF(UID), UK_JF(SYSCALL_NR), UK_JF(SYSCALL_ARCH),
+	UK_JF(SYSCALL_ARGS), UK_JF(CPU),
 	UK_JF(CONTEXT), UK_JF(COUNT), UK_JF(SUPPRESSED),
 	UK_JF(SITE_EVENTS), UK_JF(TS_REAL), UK_JF(TS_BOOT),
 	UK_JF(STACK_HASH), UK_JF(STACK), UK_JF(STACK_DEPTH),
@@ -163,6 +164,8 @@ static const struct plain_line task[] = {
 	{ UK_JF(TGID), "TGID" },
 	{ UK_JF(UID), "UID" },
 	{ UK_JF(SYSCALL_NR), "Syscall" },
+	{ UK_JF(SYSCALL_ARCH), "Syscall ABI" },
+	{ UK_JF(SYSCALL_ARGS), "Syscall args" },
 	{ UK_JF(CPU), "CPU" },
 	{ UK_JF(CONTEXT), "Context" },
 };

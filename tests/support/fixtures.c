@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <linux/audit.h>
 
 #include "fixtures.h"
 
@@ -43,7 +44,14 @@ void uk_test_fill_event(struct uk_event *ev, unsigned int nr_frames,
 	ev->tgid = 1230;
 	strcpy(ev->comm, "poc");
 	ev->uid = 1000;
-	ev->syscall_nr = -1;
+	/* waitid(P_PID, 1235, infop, WEXITED, NULL), infop the bad address */
+	ev->syscall_nr = 247;
+	ev->syscall_arch = AUDIT_ARCH_X86_64;
+	ev->syscall_args.nr = UK_SYSCALL_ARGS;
+	ev->syscall_args.v[0] = 1;
+	ev->syscall_args.v[1] = 1235;
+	ev->syscall_args.v[2] = ev->address;
+	ev->syscall_args.v[3] = 4;
 	ev->cpu = 3;
 	ev->count = 5;
 	ev->suppressed = 2;

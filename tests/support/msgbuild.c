@@ -87,6 +87,17 @@ static void uk_out_string(struct uk_out *o, uint16_t type, const char *s,
 	uk_out_attr_end(o, start);
 }
 
+/* A multi-attr: one attribute per argument, as the kernel sends them. */
+static void uk_out_args(struct uk_out *o, int type, const char *p)
+{
+	struct uk_syscall_args args;
+	uint32_t i;
+
+	memcpy(&args, p, sizeof(args));
+	for (i = 0; i < args.nr && i < UK_SYSCALL_ARGS; i++)
+		uk_out_attr(o, type, &args.v[i], sizeof(args.v[i]));
+}
+
 static void uk_out_field(struct uk_out *o, const struct uk_field *f,
 			 const void *src)
 {
@@ -105,6 +116,9 @@ static void uk_out_field(struct uk_out *o, const struct uk_field *f,
 		return;
 	case UK_FT_STR:
 		uk_out_string(o, f->attr, p, f->len);
+		return;
+	case UK_FT_ARGS:
+		uk_out_args(o, f->attr, p);
 		return;
 	}
 	o->err = -EINVAL;

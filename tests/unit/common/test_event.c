@@ -307,6 +307,8 @@ static const struct want_field want_event[] = {
 	WE(count, UK_FT_U64, UK_ENUM_NONE),
 	WE(suppressed, UK_FT_U64, UK_ENUM_NONE),
 	WE(context, UK_FT_ENUM, UK_ENUM_CONTEXT),
+	WE(syscall_arch, UK_FT_ENUM, UK_ENUM_ARCH),
+	WE(syscall_args, UK_FT_ARGS, UK_ENUM_NONE),
 };
 
 static const struct want_field want_site[] = {
@@ -370,6 +372,9 @@ static void check_table(const char *set, const struct uk_field *fields,
 		case UK_FT_STR:
 			assert_true(f->len == UK_SYMBOL_LEN ||
 				    f->len == UK_COMM_LEN);
+			break;
+		case UK_FT_ARGS:
+			assert_int_equal(f->len, sizeof(struct uk_syscall_args));
 			break;
 		default:
 			assert_int_equal(f->len, 4);
@@ -562,7 +567,9 @@ static void event_round_trip_all_attributes_and_full_stack(void **state)
 		fail_msg("parse: %d %s", r, why);
 	assert_int_equal(out.nr_frames, UK_STACK_MAX);
 	assert_string_equal(out.frames[15].symbol, "frame_15+0x3c/0x100");
-	assert_int_equal(out.syscall_nr, -1);
+	assert_int_equal(out.syscall_nr, 247);
+	assert_int_equal(out.syscall_args.nr, UK_SYSCALL_ARGS);
+	assert_int_equal(out.syscall_args.v[2], in.address);
 	assert_memory_equal(&in, &out, sizeof(in));
 }
 
@@ -719,7 +726,10 @@ static void build_uses_kernel_headers_and_attribute_order(void **state)
 		UACCESS_KADDR_A_EVENT_COMM, UACCESS_KADDR_A_EVENT_UID,
 		UACCESS_KADDR_A_EVENT_SYSCALL_NR, UACCESS_KADDR_A_EVENT_CPU,
 		UACCESS_KADDR_A_EVENT_COUNT, UACCESS_KADDR_A_EVENT_SUPPRESSED,
-		UACCESS_KADDR_A_EVENT_CONTEXT,
+		UACCESS_KADDR_A_EVENT_CONTEXT, UACCESS_KADDR_A_EVENT_SYSCALL_ARCH,
+		UACCESS_KADDR_A_EVENT_SYSCALL_ARGS, UACCESS_KADDR_A_EVENT_SYSCALL_ARGS,
+		UACCESS_KADDR_A_EVENT_SYSCALL_ARGS, UACCESS_KADDR_A_EVENT_SYSCALL_ARGS,
+		UACCESS_KADDR_A_EVENT_SYSCALL_ARGS, UACCESS_KADDR_A_EVENT_SYSCALL_ARGS,
 	};
 	struct uk_event ev;
 	struct uk_site site;
@@ -1092,8 +1102,8 @@ static void parse_rejects_wrong_length_for_every_field(void **state)
 		for (f = set_fields[set]; f->name; f++) {
 			if (f->type == UK_FT_STR)
 				continue;
-			good = f->type == UK_FT_U64 || f->type == UK_FT_HEX64 ?
-			       8 : 4;
+			good = f->type == UK_FT_U64 || f->type == UK_FT_HEX64 ||
+			       f->type == UK_FT_ARGS ? 8 : 4;
 			for (i = 0; i < ARRAY_SIZE(lens); i++) {
 				if (lens[i] == good)
 					continue;
@@ -1282,10 +1292,36 @@ static void parse_accepts_last_attribute_without_padding(void **state)
 	assert_string_equal(site.last_comm, "abcde");
 }
 
+/* The kernel sends six; a seventh is a malformed message, not dropped. */
+static void parse_takes_six_syscall_args_in_order_and_no_more(void **state)
+{
+	const uint16_t attr = UACCESS_KADDR_A_EVENT_SYSCALL_ARGS;
+	struct uk_event ev;
+	uint8_t buf[BUFLEN];
+	char why[256];
+	uint64_t v;
+	size_t len;
+
+	len = base_msg(SET_EVENT, buf);
+	for (v = 0; v < 3; v++)
+		append_attr(buf, &len, attr, &(uint64_t){ 0x100 + v }, 8);
+	assert_int_equal(uk_event_parse((const void *)buf, len, &ev, why,
+					sizeof(why)), 0);
+	assert_int_equal(ev.syscall_args.nr, 3);
+	assert_true(ev.syscall_args.v[0] == 0x100 && ev.syscall_args.v[2] == 0x102);
+	assert_true(ev.present & 1ULL << attr);
+
+	for (; v < 7; v++)
+		append_attr(buf, &len, attr, &(uint64_t){ 0x100 + v }, 8);
+	assert_int_equal(uk_event_parse((const void *)buf, len, &ev, why,
+					sizeof(why)), -EBADMSG);
+	assert_string_equal(why, "attribute syscall_args: more than 6");
+}
+
 static void parse_ignores_unknown_attributes(void **state)
 {
 	static const uint16_t types[] = {
-		0, 1, 25, 30, 63, 64, 100, 0x3fff | NLA_F_NESTED,
+		0, 1, 45, 50, 63, 64, 100, 0x3fff | NLA_F_NESTED,
 		0x7fff | NLA_F_NET_BYTEORDER,
 	};
 	uint8_t big[1000] = { 0 };
@@ -1664,6 +1700,7 @@ int main(void)
 		cmocka_unit_test(parse_rejects_attribute_crossing_message_end),
 		cmocka_unit_test(parse_rejects_trailing_bytes),
 		cmocka_unit_test(parse_accepts_last_attribute_without_padding),
+		cmocka_unit_test(parse_takes_six_syscall_args_in_order_and_no_more),
 		cmocka_unit_test(parse_ignores_unknown_attributes),
 		cmocka_unit_test(parse_missing_each_required_attribute),
 		cmocka_unit_test(parse_duplicate_attribute_last_wins),

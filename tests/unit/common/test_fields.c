@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <linux/audit.h>
 
 #include "common/event.h"
 #include "common/fields.h"
@@ -213,6 +214,51 @@ static void enum_is_its_name(void **state)
 		      &st, "count");
 }
 
+/* AUDIT_ARCH_* values, not an index: the two ABIs of x86-64 by name. */
+static void syscall_arch_is_the_abi_name(void **state)
+{
+	const struct uk_field *f = field(uk_event_fields,
+					 UACCESS_KADDR_A_EVENT_SYSCALL_ARCH);
+	struct uk_event ev;
+
+	fill_event(&ev);
+	ev.syscall_arch = AUDIT_ARCH_X86_64;
+	assert_format(f, &ev, "x86_64");
+	ev.syscall_arch = AUDIT_ARCH_I386;
+	assert_format(f, &ev, "i386");
+	ev.syscall_arch = AUDIT_ARCH_AARCH64;
+	assert_format(f, &ev, "3221225655");
+	assert_int_equal(uk_enum_value(UK_ENUM_ARCH, "x86_64"),
+			 AUDIT_ARCH_X86_64);
+	assert_int_equal(uk_enum_value(UK_ENUM_ARCH, "i386"), AUDIT_ARCH_I386);
+	assert_int_equal(uk_enum_value(UK_ENUM_ARCH, "x86-64"), 0);
+	assert_int_equal(uk_enum_value(UK_ENUM_ARCH, NULL), 0);
+}
+
+/* Hex without padding, in order, as many as were sent. */
+static void syscall_args_are_hex_in_order(void **state)
+{
+	const struct uk_field *f = field(uk_event_fields,
+					 UACCESS_KADDR_A_EVENT_SYSCALL_ARGS);
+	struct uk_event ev;
+
+	fill_event(&ev);
+	ev.syscall_args = (struct uk_syscall_args){
+		.nr = UK_SYSCALL_ARGS,
+		.v = { 1, 0x4d3, 0xffff888012345678ULL, 4, 0, UINT64_MAX },
+	};
+	assert_format(f, &ev,
+		      "0x1 0x4d3 0xffff888012345678 0x4 0x0 0xffffffffffffffff");
+	ev.syscall_args.nr = 2;
+	assert_format(f, &ev, "0x1 0x4d3");
+	/* a count beyond the array (a corrupt struct) reads no further */
+	ev.syscall_args.nr = UINT32_MAX;
+	assert_format(f, &ev,
+		      "0x1 0x4d3 0xffff888012345678 0x4 0x0 0xffffffffffffffff");
+	ev.syscall_args.nr = 0;
+	assert_format(f, &ev, "");
+}
+
 static void enum_unknown_value_is_its_number(void **state)
 {
 	struct uk_event ev;
@@ -268,10 +314,10 @@ static void enum_fields_follow_the_name_tables(void **state)
 		}
 	}
 	/*
-	 * event: kind helper direction addr_class context; site: 3;
-	 * status: mode access
+	 * event: kind helper direction addr_class context syscall_arch;
+	 * site: 3; status: mode access
 	 */
-	assert_int_equal(enums, 5 + 3 + 2);
+	assert_int_equal(enums, 6 + 3 + 2);
 }
 
 static void enum_without_a_name_table_is_a_number(void **state)
@@ -517,6 +563,8 @@ int main(void)
 		cmocka_unit_test(str_without_nul_stops_at_the_end_of_its_array),
 		cmocka_unit_test(enum_is_its_name),
 		cmocka_unit_test(enum_unknown_value_is_its_number),
+		cmocka_unit_test(syscall_arch_is_the_abi_name),
+		cmocka_unit_test(syscall_args_are_hex_in_order),
 		cmocka_unit_test(enum_fields_follow_the_name_tables),
 		cmocka_unit_test(enum_without_a_name_table_is_a_number),
 		cmocka_unit_test(output_is_cut_to_the_buffer_and_nul_terminated),

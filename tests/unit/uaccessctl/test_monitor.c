@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 #include <cmocka.h>
+#include <linux/audit.h>
 
 #include "cli_fake.h"
 #include "common/util.h"
@@ -55,6 +56,10 @@ static void fill(struct uk_event *ev, uint64_t seq)
 	snprintf(ev->comm, sizeof(ev->comm), "poc");
 	ev->uid = 1000;
 	ev->syscall_nr = 247;
+	ev->syscall_arch = AUDIT_ARCH_X86_64;
+	ev->syscall_args = (struct uk_syscall_args){
+		.nr = UK_SYSCALL_ARGS, .v = { 1, 101, ev->address, 4 },
+	};
 	ev->cpu = 1;
 	ev->count = seq;
 	ev->context = UACCESS_KADDR_CONTEXT_TASK;

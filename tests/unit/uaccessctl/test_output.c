@@ -791,6 +791,43 @@ static void fields_from_json_takes_what_fits(void **state)
 	assert_int_equal(ev.seq, 0);
 }
 
+/* The journal's and the JSON's text of the arguments reads back as sent. */
+static void fields_from_json_reads_syscall_args(void **state)
+{
+	static const char *const bad[] = {
+		"\"0x1 \"", "\" 0x1\"", "\"0x1  0x2\"", "\"0x1,0x2\"",
+		"\"0x1 0x2 0x3 0x4 0x5 0x6 0x7\"", "\"1 2\"", "[1, 2]",
+		"\"0x11112222333344445\"",
+	};
+	const int attr = UACCESS_KADDR_A_EVENT_SYSCALL_ARGS;
+	char in[160];
+	struct uk_json_value *v = NULL;
+	struct uk_event ev;
+	size_t i;
+
+	snprintf(in, sizeof(in), "{\"syscall_args\":\"%s\"}",
+		 "0x1 0x4d3 0xffff888012345678 0x4 0x0 0xffffffffffffffff");
+	assert_int_equal(uk_json_parse(in, strlen(in), &v, NULL, 0), 0);
+	assert_int_equal(uk_fields_from_json(uk_event_fields, v, &ev,
+					     sizeof(ev)), 1);
+	assert_true(ev.present == 1ULL << attr);
+	assert_int_equal(ev.syscall_args.nr, 6);
+	assert_true(ev.syscall_args.v[2] == 0xffff888012345678ULL);
+	assert_true(ev.syscall_args.v[5] == UINT64_MAX);
+	uk_json_value_free(v);
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		snprintf(in, sizeof(in), "{\"syscall_args\":%s}", bad[i]);
+		v = NULL;
+		assert_int_equal(uk_json_parse(in, strlen(in), &v, NULL, 0), 0);
+		memset(&ev, 0xa5, sizeof(ev));
+		if (uk_fields_from_json(uk_event_fields, v, &ev, sizeof(ev)))
+			fail_msg("%s was taken", bad[i]);
+		assert_int_equal(ev.syscall_args.nr, 0);
+		uk_json_value_free(v);
+	}
+}
+
 static void fields_from_json_refuses_bad_hex(void **state)
 {
 	static const char *const bad[] = {
@@ -1132,6 +1169,7 @@ int main(void)
 		cmocka_unit_test(json_pretty_is_indented_one_key_a_line),
 		cmocka_unit_test(json_print_writes_one_document),
 		cmocka_unit_test(fields_from_json_takes_what_fits),
+		cmocka_unit_test(fields_from_json_reads_syscall_args),
 		cmocka_unit_test(fields_from_json_refuses_bad_hex),
 		cmocka_unit_test(boot_time_converts_with_the_clock_offset),
 		cmocka_unit_test_teardown(pager_chosen_as_systemd_does,

@@ -93,11 +93,14 @@ static const struct {
 	{ UACCESS_KADDR_A_EVENT_TGID, "UACCESS_TGID", "1230" },
 	{ UACCESS_KADDR_A_EVENT_COMM, "UACCESS_COMM", "poc" },
 	{ UACCESS_KADDR_A_EVENT_UID, "UACCESS_UID", "1000" },
-	{ UACCESS_KADDR_A_EVENT_SYSCALL_NR, "UACCESS_SYSCALL_NR", "-1" },
+	{ UACCESS_KADDR_A_EVENT_SYSCALL_NR, "UACCESS_SYSCALL_NR", "247" },
 	{ UACCESS_KADDR_A_EVENT_CPU, "UACCESS_CPU", "3" },
 	{ UACCESS_KADDR_A_EVENT_COUNT, "UACCESS_COUNT", "5" },
 	{ UACCESS_KADDR_A_EVENT_SUPPRESSED, "UACCESS_SUPPRESSED", "2" },
 	{ UACCESS_KADDR_A_EVENT_CONTEXT, "UACCESS_CONTEXT", "task" },
+	{ UACCESS_KADDR_A_EVENT_SYSCALL_ARCH, "UACCESS_SYSCALL_ARCH", "x86_64" },
+	{ UACCESS_KADDR_A_EVENT_SYSCALL_ARGS, "UACCESS_SYSCALL_ARGS",
+	  "0x1 0x4d3 0xffff888012345678 0x4 0x0 0x0" },
 };
 
 static const struct uk_rec_entry *send_event(const struct uk_event *ev,
@@ -131,7 +134,7 @@ static void event_has_every_present_attribute_as_its_field(void **state)
 	assert_non_null(uk_rec_val(e, "MESSAGE"));
 	assert_non_null(uk_rec_val(e, "UACCESS_STACK"));
 	uk_rec_assert_val(e, "UACCESS_SITE_FUNCTION", "vuln_ioctl");
-	/* 22 attributes, MESSAGE_ID PRIORITY SYSLOG_IDENTIFIER MESSAGE,
+	/* 24 attributes, MESSAGE_ID PRIORITY SYSLOG_IDENTIFIER MESSAGE,
 	 * STACK STACK_DEPTH SITE_FUNCTION SITE_EVENTS: nothing else. */
 	assert_int_equal(e->n, ARRAY_SIZE(event_want) + 8);
 }

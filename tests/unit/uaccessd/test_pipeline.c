@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <linux/audit.h>
 #include <linux/genetlink.h>
 
 #include "common/json.h"
@@ -180,6 +181,10 @@ static void fill(struct uk_event *ev, uint64_t seq, unsigned int site)
 	snprintf(ev->comm, sizeof(ev->comm), "uk-gen");
 	ev->uid = 1000;
 	ev->syscall_nr = 247;
+	ev->syscall_arch = AUDIT_ARCH_X86_64;
+	ev->syscall_args = (struct uk_syscall_args){
+		.nr = UK_SYSCALL_ARGS, .v = { 1, ev->pid, ev->address, 4 },
+	};
 	ev->cpu = 1;
 	ev->count = seq;
 	ev->context = UACCESS_KADDR_CONTEXT_TASK;

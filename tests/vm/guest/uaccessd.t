@@ -75,6 +75,13 @@ for f in UACCESS_SEQ UACCESS_ADDRESS UACCESS_ADDR_CLASS=kernel-mapped \
 	echo "$e" | grep -q "^$f"
 	check $? "the journal entry has $f" "$(echo "$e" | grep '^UACCESS_' | head -n 30 | tr '\n' ' ')"
 done
+# The system call that made it: the shell's write(1, line, 28) to the
+# trigger file, as the task entered the kernel.
+for f in UACCESS_SYSCALL_NR=1 UACCESS_SYSCALL_ARCH=x86_64 \
+	'UACCESS_SYSCALL_ARGS=0x1 0x[0-9a-f]+ 0x1[bc]( 0x[0-9a-f]+){3}'; do
+	echo "$e" | grep -Eq "^$f\$"
+	check $? "the journal entry has ${f%%=*} ${f#*=}" "$(echo "$e" | grep '^UACCESS_SYSCALL')"
+done
 n=$(until_entry "copy_user_generic kernel-unmapped" UACCESS_HELPER=copy_user_generic UACCESS_KIND=fault)
 check $([ "$n" -ge 1 ]; echo $?) "a fault event of copy_user_generic is in the journal" "got $n; $(diag)"
 

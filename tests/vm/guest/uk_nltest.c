@@ -49,6 +49,7 @@
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 
+#include <linux/audit.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <linux/uaccess_kaddr.h>
@@ -86,6 +87,7 @@
 #define UK_DAY_S		86400
 #define UK_WHY			512
 #define UK_MAX_ATTR		32
+#define UK_SYSCALL_ARGS		6	/* x86-64 passes six in registers */
 #define UK_MAX_FRAMES		32
 #define UK_SYM_LEN		256
 #define UK_FUZZ_DEFAULT		10000
@@ -365,7 +367,8 @@ static const struct uk_helper *helper_by_name(const char *name)
 
 /* ------------------------------------------------ attribute schemas */
 
-enum uk_atype { UK_A_NONE, UK_A_PAD, UK_A_U32, UK_A_S32, UK_A_U64, UK_A_STR, UK_A_NEST };
+/* UK_A_U64S: a multi-attr of u64, each one kept by its parser. */
+enum uk_atype { UK_A_NONE, UK_A_PAD, UK_A_U32, UK_A_S32, UK_A_U64, UK_A_U64S, UK_A_STR, UK_A_NEST };
 
 struct uk_adesc {
 	const char *name;
@@ -405,6 +408,8 @@ static const struct uk_adesc uk_event_desc[UACCESS_KADDR_A_EVENT_MAX + 1] = {
 	UK_A(EVENT, COUNT, "count", U64),
 	UK_A(EVENT, SUPPRESSED, "suppressed", U64),
 	UK_A(EVENT, CONTEXT, "context", U32),
+	UK_A(EVENT, SYSCALL_ARCH, "syscall-arch", U32),
+	UK_A(EVENT, SYSCALL_ARGS, "syscall-args", U64S),
 };
 
 static const struct uk_adesc uk_frame_desc[UACCESS_KADDR_A_STACK_FRAME_MAX + 1] = {
@@ -522,7 +527,7 @@ static void attrs_store(struct uk_attrs *a, const struct uk_aset *set,
 
 	if (d->type == UK_A_PAD)
 		return;
-	if (a->has[type] && d->type != UK_A_NEST) {
+	if (a->has[type] && d->type != UK_A_NEST && d->type != UK_A_U64S) {
 		attrs_bad(a, "%s attribute %s appears twice", set->name, d->name);
 		return;
 	}
@@ -539,6 +544,7 @@ static void attrs_store(struct uk_attrs *a, const struct uk_aset *set,
 			     (uint64_t)(int64_t)(int32_t)v32 : v32;
 		break;
 	case UK_A_U64:
+	case UK_A_U64S:
 		if (len != 8) {
 			attrs_bad(a, "%s attribute %s has %d bytes, expected 8",
 				  set->name, d->name, len);
@@ -1157,6 +1163,8 @@ struct uk_event {
 	struct uk_attrs a;
 	unsigned int nr_frames;
 	struct uk_frame frame[UK_MAX_FRAMES];
+	unsigned int nr_args;
+	uint64_t args[UK_SYSCALL_ARGS];
 };
 
 struct uk_evs {
@@ -1214,6 +1222,13 @@ static void event_parse(struct uk_event *ev, struct nl_msg *msg)
 			  genlmsg_attrlen(gnlh, 0), rem) {
 		if (nla_type(nla) == UACCESS_KADDR_A_EVENT_STACK)
 			frame_parse(ev, nla);
+		if (nla_type(nla) != UACCESS_KADDR_A_EVENT_SYSCALL_ARGS ||
+		    nla_len(nla) != 8)
+			continue;
+		if (ev->nr_args == UK_SYSCALL_ARGS)
+			attrs_bad(&ev->a, "more than %d syscall-args", UK_SYSCALL_ARGS);
+		else
+			memcpy(&ev->args[ev->nr_args++], nla_data(nla), 8);
 	}
 }
 
@@ -1354,6 +1369,9 @@ static pid_t uk_pid;
 static char uk_comm[17];
 static long uk_ncpus;
 
+/* The last trigger's write(): its fd, buffer and length. */
+static uint64_t uk_write_args[3];
+
 /* Make "HELPER CLASS COUNT" accesses in one write(); 0 or -errno. */
 static int trigger(const char *helper, const char *class, unsigned long count)
 {
@@ -1367,6 +1385,9 @@ static int trigger(const char *helper, const char *class, unsigned long count)
 	fd = open(UK_TRIGGER, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	uk_write_args[0] = (uint64_t)fd;
+	uk_write_args[1] = (uint64_t)(uintptr_t)buf;
+	uk_write_args[2] = (uint64_t)n;
 	ret = write(fd, buf, (size_t)n);
 	if (ret < 0)
 		err = -errno;
@@ -1720,6 +1741,37 @@ static bool chk_syscall(const struct uk_event *ev, const struct uk_expect *x, ch
 	       fail(w, "expected write (%d), got %" PRId64, (int)SYS_write, (int64_t)v);
 }
 
+static bool chk_syscall_arch(const struct uk_event *ev, const struct uk_expect *x,
+			     char *w)
+{
+	uint64_t v;
+
+	(void)x;
+	if (!ev_need(ev, UACCESS_KADDR_A_EVENT_SYSCALL_ARCH, &v, w))
+		return false;
+	return v == AUDIT_ARCH_X86_64 ||
+	       fail(w, "expected AUDIT_ARCH_X86_64 (0x%x), got 0x%" PRIx64,
+		    AUDIT_ARCH_X86_64, v);
+}
+
+/* The trigger's write(fd, buf, n), as the task entered the kernel. */
+static bool chk_syscall_args(const struct uk_event *ev, const struct uk_expect *x,
+			     char *w)
+{
+	unsigned int i;
+
+	(void)x;
+	if (ev->nr_args != UK_SYSCALL_ARGS)
+		return fail(w, "expected %d syscall-args, got %u", UK_SYSCALL_ARGS,
+			    ev->nr_args);
+	for (i = 0; i < ARRAY_SIZE(uk_write_args); i++)
+		if (ev->args[i] != uk_write_args[i])
+			return fail(w, "expected write(%" PRIu64 ", 0x%" PRIx64 ", %" PRIu64
+				    "), argument %u is 0x%" PRIx64, uk_write_args[0],
+				    uk_write_args[1], uk_write_args[2], i, ev->args[i]);
+	return true;
+}
+
 static bool chk_cpu(const struct uk_event *ev, const struct uk_expect *x, char *w)
 {
 	uint64_t v;
@@ -1790,6 +1842,8 @@ static const struct {
 	{ "count", chk_count },
 	{ "suppressed", chk_suppressed },
 	{ "context", chk_context },
+	{ "syscall-arch", chk_syscall_arch },
+	{ "syscall-args", chk_syscall_args },
 };
 
 /* --------------------------------------------------------- events */

@@ -390,6 +390,10 @@ static void uk_fill_event(struct uk_event *ev, struct uk_site *s,
 	    !(t->flags & (PF_KTHREAD | PF_IO_WORKER))) {
 		uregs = task_pt_regs(t);
 		ev->syscall_nr = syscall_get_nr(t, uregs);
+		if (ev->syscall_nr >= 0) {
+			ev->syscall_arch = syscall_get_arch(t);
+			syscall_get_arguments(t, uregs, ev->syscall_args);
+		}
 	}
 	strscpy(ev->comm, t->comm, sizeof(ev->comm));
 	ev->stack_hash = uk_fill_stack(ev, regs);

@@ -445,7 +445,10 @@ static size_t uk_event_msg_size(const struct uk_event *ev)
 	       nla_total_size(sizeof(u32)) +		/* CPU */
 	       nla_total_size_64bit(sizeof(u64)) +	/* COUNT */
 	       nla_total_size_64bit(sizeof(u64)) +	/* SUPPRESSED */
-	       nla_total_size(sizeof(u32));		/* CONTEXT */
+	       nla_total_size(sizeof(u32)) +		/* CONTEXT */
+	       nla_total_size(sizeof(u32)) +		/* SYSCALL_ARCH */
+	       UK_SYSCALL_ARGS *
+	       nla_total_size_64bit(sizeof(u64));	/* SYSCALL_ARGS */
 
 	for (i = 0; i < n; i++) {
 		sym = uk_nl_format(1 + i, ev->frames[i]);
@@ -475,6 +478,27 @@ static int uk_event_put_stack(struct sk_buff *skb, const struct uk_event *ev)
 			return -EMSGSIZE;
 		}
 		nla_nest_end(skb, frame);
+	}
+	return 0;
+}
+
+/* The system call as the task entered the kernel, when it made one. */
+static int uk_event_put_syscall(struct sk_buff *skb,
+				const struct uk_event *ev)
+{
+	unsigned int i;
+
+	if (ev->syscall_nr < 0)
+		return 0;
+	if (nla_put_u32(skb, UACCESS_KADDR_A_EVENT_SYSCALL_ARCH,
+			ev->syscall_arch))
+		return -EMSGSIZE;
+	/* multi-attr: one per argument, in order. */
+	for (i = 0; i < UK_SYSCALL_ARGS; i++) {
+		if (nla_put_u64_64bit(skb, UACCESS_KADDR_A_EVENT_SYSCALL_ARGS,
+				      ev->syscall_args[i],
+				      UACCESS_KADDR_A_EVENT_PAD))
+			return -EMSGSIZE;
 	}
 	return 0;
 }
@@ -529,7 +553,8 @@ static int uk_event_fill(struct sk_buff *skb, const struct uk_event *ev)
 			      UACCESS_KADDR_A_EVENT_PAD) ||
 	    nla_put_u64_64bit(skb, UACCESS_KADDR_A_EVENT_SUPPRESSED,
 			      ev->suppressed, UACCESS_KADDR_A_EVENT_PAD) ||
-	    nla_put_u32(skb, UACCESS_KADDR_A_EVENT_CONTEXT, ev->context))
+	    nla_put_u32(skb, UACCESS_KADDR_A_EVENT_CONTEXT, ev->context) ||
+	    uk_event_put_syscall(skb, ev))
 		goto nla_put_failure;
 
 	genlmsg_end(skb, hdr);

@@ -106,6 +106,9 @@ struct uk_object {
 	char cache[UK_CACHE_NAME_LEN];	/* UK_REGION_SLAB: copied, see object.c */
 };
 
+/* The arguments of a system call, as syscall_get_arguments() gives them. */
+#define UK_SYSCALL_ARGS		6
+
 /* One detailed event, recorded in the hit context and sent from a work. */
 struct uk_event {
 	u64 seq;
@@ -133,6 +136,9 @@ struct uk_event {
 	int syscall_nr;
 	u32 cpu;
 	char comm[TASK_COMM_LEN];
+	/* As the task entered the kernel: with syscall_nr >= 0 only. */
+	u32 syscall_arch;	/* AUDIT_ARCH_* */
+	unsigned long syscall_args[UK_SYSCALL_ARGS];
 	unsigned int nr_frames;
 	unsigned long frames[UK_STACK_DEPTH];
 	struct uk_object obj;	/* what @addr reaches: addr_class mapped */
