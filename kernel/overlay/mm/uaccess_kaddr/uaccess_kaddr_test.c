@@ -691,6 +691,19 @@ static void *uk_kfence_alloc_before_guard(size_t size)
 	return NULL;
 }
 
+/* Such an object, or the test skipped (or failed) for want of one. */
+static void *uk_kfence_object(struct kunit *test, size_t size)
+{
+	void *p;
+
+	if (!READ_ONCE(kfence_sample_interval))
+		kunit_skip(test, "KFENCE is disabled (kfence.sample_interval=0)");
+	p = uk_kfence_alloc_before_guard(size);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, p,
+				  "no KFENCE object within 100 sample intervals");
+	return p;
+}
+
 /*
  * The same on a KFENCE-guarded object: the fixup is not applied, so that
  * KFENCE reports the out-of-bounds read and lets the copy complete.
@@ -701,11 +714,7 @@ static void uk_test_copy_kfence_operand(struct kunit *test)
 	size_t size = 32;
 	char *obj, *src;
 
-	if (!READ_ONCE(kfence_sample_interval))
-		kunit_skip(test, "KFENCE is disabled (kfence.sample_interval=0)");
-	obj = uk_kfence_alloc_before_guard(size);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, obj,
-				  "no KFENCE object within 100 sample intervals");
+	obj = uk_kfence_object(test, size);
 	src = obj + size - 8;
 	/* Past the object on purpose: hide it from the copy's size check. */
 	OPTIMIZER_HIDE_VAR(src);
@@ -1272,11 +1281,7 @@ static void uk_test_object_kfence_freed(struct kunit *test)
 	const struct uk_object *obj;
 	char *p;
 
-	if (!READ_ONCE(kfence_sample_interval))
-		kunit_skip(test, "KFENCE is disabled (kfence.sample_interval=0)");
-	p = uk_kfence_alloc_before_guard(32);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, p,
-				  "no KFENCE object within 100 sample intervals");
+	p = uk_kfence_object(test, 32);
 	kfree(p);
 	obj = uk_describe_hit(test, p + 8, 8);
 	KUNIT_EXPECT_EQ(test, ctx->report_ev.addr_class,
@@ -1301,11 +1306,7 @@ static void uk_test_object_kfence_guard(struct kunit *test)
 	unsigned long next;
 	char *p;
 
-	if (!READ_ONCE(kfence_sample_interval))
-		kunit_skip(test, "KFENCE is disabled (kfence.sample_interval=0)");
-	p = uk_kfence_alloc_before_guard(32);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, p,
-				  "no KFENCE object within 100 sample intervals");
+	p = uk_kfence_object(test, 32);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, uk_kfree_action, p), 0);
 
 	obj = uk_describe_hit(test, p + 32 + 16, 8);
