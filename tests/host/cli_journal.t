@@ -211,6 +211,8 @@ want='             Seq: 2
             TGID: 101
              UID: 1000
          Syscall: 247
+     Syscall ABI: x86_64
+    Syscall args: 0x1 0x65 0xffff888000100008 0x4 0x0 0x0
              CPU: 1
          Context: task
            Count: 1 (suppressed by the kernel: 0)
@@ -312,7 +314,7 @@ for j, o in zip(journal, ours):
 check(not bad, "list --json: every UACCESS_* field as journalctl has it, typed (times in usec), and journal_usec, hostname, "
       "machine_id, boot_id, message_id, message, priority", '; '.join(bad[:5]))
 check([o['seq'] for o in ours] == list(range(1, 41)), 'list --json: oldest first')
-check(len(ours[0]) == 7 + 26, 'list --json: 33 keys per event object', f'{len(ours[0])}: {sorted(ours[0])}')
+check(len(ours[0]) == 7 + 28, 'list --json: 35 keys per event object', f'{len(ours[0])}: {sorted(ours[0])}')
 check(isinstance(show, list) and len(show) == 1 and show[0]['seq'] == 2,
       'show --json seq=2: an array of that one object')
 s = show[0] if show else {}

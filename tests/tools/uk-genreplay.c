@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/audit.h>
 
 #include "msgbuild.h"
 #include "uaccessd/replay.h"
@@ -43,7 +44,12 @@ static void fill(struct uk_event *ev, uint64_t i, uint64_t seq, uint64_t site)
 	ev->tgid = ev->pid;
 	snprintf(ev->comm, sizeof(ev->comm), "uk-gen");
 	ev->uid = 1000;
+	/* waitid(P_PID, pid, infop, WEXITED, NULL), infop the address */
 	ev->syscall_nr = 247;
+	ev->syscall_arch = AUDIT_ARCH_X86_64;
+	ev->syscall_args = (struct uk_syscall_args){
+		.nr = UK_SYSCALL_ARGS, .v = { 1, ev->pid, ev->address, 4 },
+	};
 	ev->cpu = (uint32_t)(i % 2);
 	ev->count = i / 1 + 1;
 	ev->suppressed = 0;
