@@ -150,8 +150,9 @@ struct uk_field {
  * UACCESS_JOURNAL and the JSON key is the member's name.  Required: what
  * the daemon cannot account or aggregate without.  pid, tgid, comm and
  * uid are sent in task context only; the stack is absent when none was
- * captured; syscall_arch and syscall_args come with a system call only.  A new attribute is a member of struct uk_event and a line
- * here: the parser, the journal entry, the JSON, the CLI's matches and
+ * captured; syscall_arch and syscall_args come with a system call only.
+ * A new attribute is a member of struct uk_event and a line here: the
+ * parser, the journal entry, the JSON, the CLI's matches and
  * its journal reader follow.
  */
 #define UK_EVENT_FIELDS(X)						\

@@ -99,7 +99,8 @@ struct uk_replay_writer {
 
 /*
  * Creates (or truncates) @path, mode 0600 (events carry kernel addresses),
- * and writes the file header; a symlink at @path is refused (-ELOOP).  Returns 0 or a negative errno.
+ * and writes the file header; a symlink at @path is refused (-ELOOP).
+ * Returns 0 or a negative errno.
  */
 int uk_replay_create(struct uk_replay_writer *w, const char *path,
 		     uint16_t family);

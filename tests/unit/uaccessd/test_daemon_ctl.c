@@ -406,6 +406,39 @@ static void samples_name_their_task_to_journal_readers_only(void **state)
 	uk_json_value_free(v);
 }
 
+/*
+ * The system call's arguments (user pointers, file descriptors, flags of
+ * another user's task) are in the journal, for its readers: the control
+ * socket's samples carry none of them, to root or to anyone.
+ */
+static void samples_carry_no_syscall_arguments(void **state)
+{
+	const struct uk_peer peers[] = {
+		{ .pid = 1, .uid = 0, .journal_reader = true },
+		{ .pid = 3, .uid = 65534, .gid = 65534 },
+	};
+	const struct uk_json_value *sample;
+	struct uk_json_value *v;
+	struct uk_event ev;
+	uint8_t buf[8192];
+	size_t i;
+	int n;
+
+	d.pipe.family = 0x1f;
+	uk_test_fill_event(&ev, 2, 0x1234);
+	assert_int_equal(ev.syscall_args.nr, UK_SYSCALL_ARGS);
+	n = uk_event_build(&ev, d.pipe.family, 1, buf, sizeof(buf));
+	assert_true(n > 0);
+	uk_pipeline_datagram(&d.pipe, buf, n, uk_time_now_ns());
+	for (i = 0; i < ARRAY_SIZE(peers); i++) {
+		v = sites_reply(&peers[i], &sample);
+		assert_null(uk_json_object_get(sample, "syscall_args"));
+		assert_null(uk_json_object_get(sample, "syscall_arch"));
+		assert_non_null(uk_json_object_get(sample, "syscall_nr"));
+		uk_json_value_free(v);
+	}
+}
+
 /* @n sites of @per_site events each in the daemon's table. */
 static void fill_sites(unsigned int n, unsigned int per_site)
 {
@@ -577,6 +610,9 @@ int main(void)
 			site_of_unknown_direction_is_listed, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			samples_name_their_task_to_journal_readers_only, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(
+			samples_carry_no_syscall_arguments, setup,
 			teardown),
 		cmocka_unit_test_setup_teardown(
 			reload_refused_by_the_socket_changes_nothing, setup,
