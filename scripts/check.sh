@@ -47,6 +47,9 @@ suite() {
 	fi
 }
 
+# Seconds of fuzzing in each VM of the farm (make fuzz-farm: SECONDS=).
+farm_seconds=${FARM_SECONDS:-120}
+
 gate deps scripts/deps.sh
 # The full-system test's Debian root filesystem: debootstrap waits on the
 # network most of the time, so it runs beside the builds.
@@ -61,6 +64,9 @@ rootfs_ready() {
 gate daemon-build make -C daemon all tools
 # The console checker that every boot's console goes through, on saved reports.
 suite console-checker scripts/tap-suite.sh console-checker tests/vm/report_format_test.py
+# The fuzz farm's parts on the host: its LD_PRELOAD shim for trinity and
+# the judge of a farm VM's console and uploaded journal.
+suite farm-parts scripts/tap-suite.sh farm-parts tests/farm/parts_test.sh
 # The host suites (mostly waiting on journald, sockets and timers, or
 # time-bounded like fuzzing) run beside the debug kernel's build, which
 # leaves the cores idle while it extracts the tarball and links; their
@@ -83,7 +89,7 @@ cat build/logs/host-suites.log
 builds_log=build/logs/kernel-builds.log
 rm -f build/logs/*.built
 (
-	for v in nodetect lean kasan 6.12-debug; do
+	for v in nodetect lean kasan 6.12-debug 6.12-kasan; do
 		gate "kernel-$v" scripts/kernel-build.sh "$v"
 		echo $? >"build/logs/kernel-$v.built"
 	done
@@ -128,7 +134,9 @@ if built lean; then
 	suite vm-lean tests/vm/check.sh lean/4/uaccess_test.kunit_only
 fi
 # clang, PREEMPT, KASAN, KCOV: the way syzbot builds.
+farm_variants=""
 if built kasan; then
+	farm_variants=kasan
 	suite uninstrumented scripts/tap-suite.sh uninstrumented tests/kernel/uninstrumented.sh build/kernel/kasan
 	# The whole suite with 5-level paging, the KUnit matrix with 4-level
 	# (the lower-half non-canonical rows differ): the guest suite's paths
@@ -142,6 +150,18 @@ if built 6.12-debug; then
 		6.12-debug/4/uaccess_kaddr=warn,panic_on_taint=0x200,kunit.enable=0
 	suite reporter-abi-6.12 scripts/tap-suite.sh reporter-abi-6.12 tests/kernel/reporter_abi.sh \
 		build/linux-6.12 build/kernel/6.12-debug/.config
+fi
+# The 6.12 backport built the way syzbot builds: the guest suite.
+if built 6.12-kasan; then
+	suite vm-6.12-kasan tests/vm/check.sh 6.12-kasan/5
+	farm_variants="$farm_variants 6.12-kasan"
+fi
+# The fuzz farm in miniature (make fuzz-farm runs it longer): trinity as
+# nobody in both lines' syzbot-like kernels, the re-opened bugs, journal
+# upload to one journal-remote here.
+if [ -n "$farm_variants" ]; then
+	# shellcheck disable=SC2086
+	suite farm tests/farm/farm.sh --seconds "$farm_seconds" $farm_variants
 fi
 wait "$builds_pid"
 # The primitives left without a pre-access check: each caller checks first.

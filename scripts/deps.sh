@@ -11,6 +11,7 @@ qemu-system-x86 busybox-static
 pkg-config libnl-3-dev libnl-genl-3-dev libsystemd-dev libsmartcols-dev libjson-c-dev systemd
 libcmocka-dev clang libclang-rt-14-dev llvm clang-19 lld-19 llvm-19
 debhelper lintian fakeroot rpm debootstrap e2fsprogs systemd-journal-remote
+trinity
 prometheus prometheus-node-exporter
 "
 

@@ -14,7 +14,9 @@
 #                                      module (6.12-debug without system:
 #                                      only mainline's boots a disk)
 #   kasan     guest + debug + kasan    clang (LLVM=-19), PREEMPT, KASAN, KCOV:
-#                                      the way syzbot builds
+#             + farm                   the way syzbot builds, with what the
+#                                      fuzz farm's re-opened bugs and its
+#                                      journal upload need
 #   nodetect  nodetect alone           detector compiled out, on tinyconfig
 #                                      (the CONFIG_..=n build gate)
 #   lean      vm + lean                no kallsyms, no networking, SEV-ES #VC
@@ -42,7 +44,7 @@ jobs=${JOBS:-$(nproc)}
 
 case "$config" in
 debug) frags="vm guest system debug" ;;
-kasan) frags="vm guest debug kasan" ;;
+kasan) frags="vm guest debug kasan farm" ;;
 nodetect) frags="nodetect" ;;
 lean) frags="vm lean" ;;
 bench) frags="vm guest system bench" ;;

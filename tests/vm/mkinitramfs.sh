@@ -18,7 +18,7 @@ mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,run,etc,lib,lib64,tests,usr/bin}
 cp /bin/busybox "$stage/bin/busybox"
 cp "$top/tests/vm/guest/init" "$stage/init"
 cp "$top"/tests/vm/guest/*.t "$top/tests/vm/guest/demo.sh" \
-	"$top/tests/vm/guest/lib.sh" "$stage/tests/"
+	"$top/tests/vm/guest/farm.sh" "$top/tests/vm/guest/lib.sh" "$stage/tests/"
 mkdir -p "$stage/usr/lib/systemd/catalog"
 cp "$top/packaging/uaccessd.catalog" "$stage/usr/lib/systemd/catalog/"
 echo "root:x:0:0:root:/root:/bin/sh" >"$stage/etc/passwd"
@@ -43,6 +43,7 @@ copy_with_libs() {
 for p in "$@"; do
 	case "$p" in
 	*.t) copy_with_libs "$p" "tests/$(basename "$p")" ;;
+	*.so) mkdir -p "$stage/usr/lib" && copy_with_libs "$p" "usr/lib/$(basename "$p")" ;;
 	*) copy_with_libs "$p" "usr/bin/$(basename "$p")" ;;
 	esac
 done

@@ -1,8 +1,8 @@
 #!/bin/bash
 # run.sh NAME VARIANT PAGING [EXTRA_CMDLINE]
 # Boot build/kernel/VARIANT under QEMU TCG with the initramfs
-# build/vm/VARIANT.cpio.gz, with 5- or 4-level paging, and collect the
-# results port into build/vm/results/NAME/results.tap and the console into
+# build/vm/VARIANT.cpio.gz (or $VM_INITRD), with 5- or 4-level paging, and
+# collect the results port into build/vm/results/NAME/results.tap and the console into
 # console.log.  A guest that hangs is killed after VM_TIMEOUT seconds.
 # Exit status: 0 when the guest finished its suite, 1 otherwise.
 set -uo pipefail
@@ -10,7 +10,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 name=$1 variant=$2 paging=$3 extra=${4:-}
 kernel=$top/build/kernel/$variant/arch/x86/boot/bzImage
-initrd=$top/build/vm/$variant.cpio.gz
+initrd=${VM_INITRD:-$top/build/vm/$variant.cpio.gz}
 res=$top/build/vm/results/$name
 # A hang detector, not a time limit: a full suite takes 2-5 minutes of a
 # quiet host and three times as long beside kernel builds (TCG shares the
