@@ -21,7 +21,7 @@ help:
 	@echo "make install         install uaccessd, uaccessctl, man pages, completion, catalog (DESTDIR, PREFIX)"
 	@echo "make daemon-check    host tests of the daemon: unit (ASan+UBSan), journald, CLI, Prometheus, 30 s fuzz"
 	@echo "make fuzz            each fuzz target for FUZZ_TIME seconds (default 600)"
-	@echo "make fuzz-farm       the fuzz farm in miniature: trinity in both lines' KASAN kernels,\n                     SECONDS of fuzzing each (default 600), journal upload, console titles"
+	@echo "make fuzz-farm       the fuzz farm in miniature on both lines' KASAN kernels: trinity for\n                     SECONDS each (default 600), then its exec rate, detector off/count/report (CALLS)"
 	@echo "make deb             Debian packages uaccessd, uaccess-kaddr-patches (build/pkg/*.deb)"
 	@echo "make rpm             the same as RPMs (build/pkg/rpm/RPMS)"
 	@echo "make packages        both"
@@ -71,10 +71,12 @@ fuzz: deps
 	FUZZ_TIME=$(FUZZ_TIME) scripts/daemon-check.sh fuzz
 
 SECONDS ?= 600
+CALLS ?= 2000
 fuzz-farm: deps
 	scripts/kernel-build.sh kasan
 	scripts/kernel-build.sh 6.12-kasan
 	tests/farm/farm.sh --seconds $(SECONDS) kasan 6.12-kasan
+	tests/farm/exec_rate.sh --calls $(CALLS) kasan 6.12-kasan
 
 deb: deps
 	scripts/pkg-build.sh deb

@@ -89,7 +89,7 @@ cat build/logs/host-suites.log
 builds_log=build/logs/kernel-builds.log
 rm -f build/logs/*.built
 (
-	for v in nodetect lean kasan 6.12-debug 6.12-kasan; do
+	for v in nodetect lean kasan 6.12-debug; do
 		gate "kernel-$v" scripts/kernel-build.sh "$v"
 		echo $? >"build/logs/kernel-$v.built"
 	done
@@ -150,15 +150,12 @@ if built 6.12-debug; then
 		6.12-debug/4/uaccess_kaddr=warn,panic_on_taint=0x200,kunit.enable=0
 	suite reporter-abi-6.12 scripts/tap-suite.sh reporter-abi-6.12 tests/kernel/reporter_abi.sh \
 		build/linux-6.12 build/kernel/6.12-debug/.config
+	farm_variants="$farm_variants 6.12-debug"
 fi
-# The 6.12 backport built the way syzbot builds: the guest suite.
-if built 6.12-kasan; then
-	suite vm-6.12-kasan tests/vm/check.sh 6.12-kasan/5
-	farm_variants="$farm_variants 6.12-kasan"
-fi
-# The fuzz farm in miniature (make fuzz-farm runs it longer): trinity as
-# nobody in both lines' syzbot-like kernels, the re-opened bugs, journal
-# upload to one journal-remote here.
+# The fuzz farm in miniature: trinity as nobody, the re-opened bugs,
+# journal upload to one journal-remote here; mainline's syzbot-like kernel
+# and the 6.12 debug kernel (make fuzz-farm runs both lines' syzbot-like
+# kernels, longer).
 if [ -n "$farm_variants" ]; then
 	# shellcheck disable=SC2086
 	suite farm tests/farm/farm.sh --seconds "$farm_seconds" $farm_variants

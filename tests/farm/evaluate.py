@@ -47,7 +47,7 @@ BUGS = [
     Bug('code-dump', 'x86/dumpstack: Don\'t dump kernel memory based on usermode RIP (CVE-2018-14656)',
         r'BUG: uaccess-kaddr: __copy_from_user from kernel address in (copy_code|show_opcodes)',
         r'(copy_code|show_opcodes)', 'PoC',
-        'BUG: uaccess-kaddr: __copy_from_user from kernel address in show_opcodes+0x5c/0x1a0'),
+        'BUG: uaccess-kaddr: __copy_from_user from kernel address in show_opcodes+0x116/0x140'),
 ]
 STAMP = re.compile(r'^.*?\[\s*(\d+\.\d+)\] ')
 
