@@ -99,15 +99,16 @@ half=$((secs / 2))
 # Trinity 2023.01 hands waitid's infop no kernel address (none in 22,930
 # calls, tests/farm): aimed, it runs with kptr_shim.so, which gives the
 # pointer arguments of the aimed calls (NR:ARG) a kernel address one call
-# in 16: the test module's kmalloc'ed page, or its unmapped address.  The
-# aimed calls take no file descriptor: trinity need not walk /proc and
-# /sys for file names first, which takes most of a minute under TCG.
+# in 16: the test module's kmalloc'ed page, or its unmapped address.
+# Neither phase walks /proc and /sys for file names first (pseudo), which
+# takes trinity most of a minute under TCG; the aimed calls take no file
+# descriptor at all.
 kmalloc=$(sed -n 's/^kmalloc \(0x[0-9a-f]*\)$/\1/p' "$addrs")
 unmapped=$(sed -n 's/^unmapped \(0x[0-9a-f]*\)$/\1/p' "$addrs")
 shim="LD_PRELOAD=/usr/lib/kptr_shim.so UK_KPTR_ARGS=$aimed_args UK_KPTR_ADDRS=$kmalloc,$unmapped"
 # shellcheck disable=SC2046
 run_trinity aimed "$half" "$shim" -C 2 --disable-fds=pseudo,sockets $(for c in $aimed; do echo "-c $c"; done)
-run_trinity table "$((secs - half))" "" -C 2 -x reboot -x kexec_load -x kexec_file_load
+run_trinity table "$((secs - half))" "" -C 2 --disable-fds=pseudo -x reboot -x kexec_load -x kexec_file_load
 
 mark "PoCs start"
 for b in uprobe-multi kprobe-multi "--as-nobody code-dump"; do
