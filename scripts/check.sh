@@ -134,31 +134,28 @@ if built lean; then
 	suite vm-lean tests/vm/check.sh lean/4/uaccess_test.kunit_only
 fi
 # clang, PREEMPT, KASAN, KCOV: the way syzbot builds.
-farm_variants=""
 if built kasan; then
-	farm_variants=kasan
 	suite uninstrumented scripts/tap-suite.sh uninstrumented tests/kernel/uninstrumented.sh build/kernel/kasan
 	# The whole suite with 5-level paging, the KUnit matrix with 4-level
 	# (the lower-half non-canonical rows differ): the guest suite's paths
 	# do not depend on the paging, and a full boot costs a minute.
 	suite vm-kasan tests/vm/check.sh kasan/5 kasan/4/uaccess_test.kunit_only
+	# The fuzz farm in miniature (make fuzz-farm runs both lines'
+	# syzbot-like kernels, longer): trinity as nobody, the re-opened bugs,
+	# journal upload to a journal-remote here.
+	suite farm-kasan tests/farm/farm.sh --seconds "$farm_seconds" kasan
 fi
-# The 6.12 LTS backport, built like Debian 13's kernel: the same suites.
+# The 6.12 LTS backport, built like Debian 13's kernel: the same suites
+# (the KUnit matrix alone with 4-level paging, as for kasan), and the farm
+# (a 6.12 syzbot-like kernel would cost make check twenty minutes of
+# build: make fuzz-farm's).
 if built 6.12-debug; then
-	suite vm-6.12-debug tests/vm/check.sh 6.12-debug/5 6.12-debug/4 \
+	suite vm-6.12-debug tests/vm/check.sh 6.12-debug/5 6.12-debug/4/uaccess_test.kunit_only \
 		6.12-debug/5/uaccess_kaddr=warn \
 		6.12-debug/4/uaccess_kaddr=warn,panic_on_taint=0x200,kunit.enable=0
 	suite reporter-abi-6.12 scripts/tap-suite.sh reporter-abi-6.12 tests/kernel/reporter_abi.sh \
 		build/linux-6.12 build/kernel/6.12-debug/.config
-	farm_variants="$farm_variants 6.12-debug"
-fi
-# The fuzz farm in miniature: trinity as nobody, the re-opened bugs,
-# journal upload to one journal-remote here; mainline's syzbot-like kernel
-# and the 6.12 debug kernel (make fuzz-farm runs both lines' syzbot-like
-# kernels, longer).
-if [ -n "$farm_variants" ]; then
-	# shellcheck disable=SC2086
-	suite farm tests/farm/farm.sh --seconds "$farm_seconds" $farm_variants
+	suite farm-6.12-debug tests/farm/farm.sh --seconds "$farm_seconds" 6.12-debug
 fi
 wait "$builds_pid"
 # The primitives left without a pre-access check: each caller checks first.

@@ -118,10 +118,16 @@ done
 mark "PoCs end"
 
 # Everything the detector saw reaches the host before the VM stops: the
-# upload's saved cursor catches up with the journal's last entry.
-sleep 6
+# last PoC's entry is in the journal (uaccessd writes it within a summary
+# interval or so; a busy host makes that longer), then the upload's saved
+# cursor catches up with the journal's last entry.
+for _ in $(seq 120); do
+	journalctl -q -o export MESSAGE_ID=d3e08ea094464dd2b8ef6d7fae8ae370 2>/dev/null |
+		grep -qE '^UACCESS_SITE_FUNCTION=(copy_code|show_opcodes)$' && break
+	sleep 0.5
+done
 last=$(journalctl -q -n 1 -o export 2>/dev/null | sed -n 's/^__CURSOR=//p')
-for _ in $(seq 60); do
+for _ in $(seq 240); do
 	grep -qF "LAST_CURSOR=$last" /var/lib/systemd/journal-upload/state 2>/dev/null && break
 	sleep 0.5
 done
