@@ -37,7 +37,6 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 remote_pid=$!
 trap 'kill "$remote_pid" 2>/dev/null' EXIT
 for _ in $(seq 50); do
-	grep -q "127.0.0.1:$port" /proc/net/tcp 2>/dev/null && break
 	python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.2)" 2>/dev/null && break
 	sleep 0.1
 done

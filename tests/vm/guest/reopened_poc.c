@@ -42,7 +42,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define NOBODY			65534
+#include "as_nobody.h"
+
 
 /* From include/uapi/linux/bpf.h of Linux 6.6 and later, whose values are
  * ABI: the build host's headers may predate uprobe_multi. */
@@ -120,42 +121,44 @@ static int load_kprobe_prog(uint32_t attach_type)
 static uint64_t self_offsets[1];
 static const char *self_syms[1] = { "reopened_poc_no_such_symbol" };
 
-static long uprobe_multi(uint64_t address)
+/*
+ * Load a program of the link's attach type, then create the link that
+ * @attr describes (its union member filled in by the caller).
+ */
+static long link_create(uint32_t attach_type, struct link_create_attr *attr)
 {
-	struct link_create_attr attr;
-	int prog = load_kprobe_prog(BPF_TRACE_UPROBE_MULTI);
+	int prog = load_kprobe_prog(attach_type);
 
 	if (prog < 0) {
-		fprintf(stderr, "reopened_poc: loading a uprobe_multi program: %s\n",
-			strerror(errno));
+		fprintf(stderr, "reopened_poc: loading a program of attach type %u: %s\n",
+			attach_type, strerror(errno));
 		exit(1);
 	}
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_fd = prog;
-	attr.attach_type = BPF_TRACE_UPROBE_MULTI;
-	/* Any regular file: the offsets are read before anything is probed. */
-	attr.uprobe_multi.path = (uintptr_t)"/proc/self/exe";
-	attr.uprobe_multi.offsets = address;
-	attr.uprobe_multi.cnt = 1;
-	return sys_bpf(BPF_LINK_CREATE, &attr, sizeof(attr));
+	attr->prog_fd = prog;
+	attr->attach_type = attach_type;
+	return sys_bpf(BPF_LINK_CREATE, attr, sizeof(*attr));
+}
+
+static long uprobe_multi(uint64_t address)
+{
+	struct link_create_attr attr = {
+		/* Any regular file: the offsets are read before anything is probed. */
+		.uprobe_multi.path = (uintptr_t)"/proc/self/exe",
+		.uprobe_multi.offsets = address,
+		.uprobe_multi.cnt = 1,
+	};
+
+	return link_create(BPF_TRACE_UPROBE_MULTI, &attr);
 }
 
 static long kprobe_multi(uint64_t address)
 {
-	struct link_create_attr attr;
-	int prog = load_kprobe_prog(BPF_TRACE_KPROBE_MULTI);
+	struct link_create_attr attr = {
+		.kprobe_multi.syms = address,
+		.kprobe_multi.cnt = 1,
+	};
 
-	if (prog < 0) {
-		fprintf(stderr, "reopened_poc: loading a kprobe_multi program: %s\n",
-			strerror(errno));
-		exit(1);
-	}
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_fd = prog;
-	attr.attach_type = BPF_TRACE_KPROBE_MULTI;
-	attr.kprobe_multi.syms = address;
-	attr.kprobe_multi.cnt = 1;
-	return sys_bpf(BPF_LINK_CREATE, &attr, sizeof(attr));
+	return link_create(BPF_TRACE_KPROBE_MULTI, &attr);
 }
 
 /* The child's fault is reported from its own context: its pid is the one
@@ -181,22 +184,6 @@ static long code_dump(uint64_t address)
 	}
 	errno = 0;
 	return WIFSIGNALED(status) ? WTERMSIG(status) : -1;
-}
-
-static int drop_to_nobody(void)
-{
-	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)) {
-		fprintf(stderr, "reopened_poc: dropping to %d: %s\n", NOBODY,
-			strerror(errno));
-		return -1;
-	}
-	if (getuid() != NOBODY || geteuid() != NOBODY ||
-	    getgid() != NOBODY || getegid() != NOBODY ||
-	    getgroups(0, NULL) != 0) {
-		fprintf(stderr, "reopened_poc: still privileged after the drop\n");
-		return -1;
-	}
-	return 0;
 }
 
 /* A page of ours that can be read but not executed. */
@@ -226,7 +213,7 @@ int main(int argc, char **argv)
 	long ret;
 
 	if (argc > 1 && !strcmp(argv[1], "--as-nobody")) {
-		if (drop_to_nobody())
+		if (drop_to_nobody("reopened_poc"))
 			return 1;
 		argc--;
 		argv++;

@@ -36,28 +36,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define NOBODY	65534
+#include "as_nobody.h"
+
 
 static int usage(void)
 {
 	fprintf(stderr, "usage: waitid_poc [--as-nobody] ADDRESS|self\n");
 	return 2;
-}
-
-static int drop_to_nobody(void)
-{
-	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)) {
-		fprintf(stderr, "waitid_poc: dropping to %d: %s\n", NOBODY,
-			strerror(errno));
-		return -1;
-	}
-	if (getuid() != NOBODY || geteuid() != NOBODY ||
-	    getgid() != NOBODY || getegid() != NOBODY ||
-	    getgroups(0, NULL) != 0) {
-		fprintf(stderr, "waitid_poc: still privileged after the drop\n");
-		return -1;
-	}
-	return 0;
 }
 
 int main(int argc, char **argv)
@@ -72,7 +57,7 @@ int main(int argc, char **argv)
 	int err;
 
 	if (argc == 3 && !strcmp(argv[1], "--as-nobody")) {
-		if (drop_to_nobody())
+		if (drop_to_nobody("waitid_poc"))
 			return 1;
 		arg = argv[2];
 	} else if (argc == 2) {
